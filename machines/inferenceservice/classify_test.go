@@ -1,0 +1,124 @@
+package inferenceservice
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+var (
+	serving    = Workload{Exists: true, Serving: true}
+	complete   = Workload{Exists: true, Serving: true, UpToDate: true, Available: 1, Desired: 1}
+	progress   = Workload{Exists: true}
+	deadline   = Workload{Exists: true, Failed: true, Reason: "ProgressDeadlineExceeded", Message: "ReplicaSet has timed out progressing"}
+	missingRT  = Problem{Kind: RuntimeProblem, Reason: "RuntimeNotRecognized", Message: "Waiting for runtime to become available"}
+	badConfig  = Problem{Kind: ConfigProblem, Reason: "InvalidIngressConfig", Message: "bad"}
+	badSpec    = Problem{Kind: SpecProblem, Reason: "InvalidPredictorSpec", Message: "no kserve-container"}
+	standardOK = Observation{Mode: "Standard", ModeSupported: true}
+)
+
+func with(mut func(*Observation)) Observation {
+	o := standardOK
+	mut(&o)
+	return o
+}
+
+func TestClassify(t *testing.T) {
+	cases := []struct {
+		why   string
+		state State
+		obs   Observation
+		want  Trigger
+	}{
+		{"a new object in a supported mode is admitted", Pending, standardOK, Admitted},
+		{"Knative is rejected by name", Pending, with(func(o *Observation) { o.ModeSupported, o.Mode = false, "Knative" }), ModeRejected},
+		{"deletion beats everything", Ready, with(func(o *Observation) { o.Deleting, o.StopRequested = true, true }), DeletionRequested},
+		{"stop beats problems", RuntimeUnavailable, with(func(o *Observation) { o.StopRequested, o.Problem = true, missingRT }), StopRequested},
+		{"stopped stays stopped while annotated", Stopped, with(func(o *Observation) { o.StopRequested = true }), ""},
+		{"removing the annotation resumes", Stopped, standardOK, ResumeRequested},
+		{"a missing runtime blocks", Resolving, with(func(o *Observation) { o.Problem = missingRT }), RuntimeMissing},
+		{"a bad config key blocks", Resolving, with(func(o *Observation) { o.Problem = badConfig }), ConfigRejected},
+		{"resolved runtime deploys", Resolving, standardOK, RuntimeResolved},
+		{"the runtime appearing unblocks", RuntimeUnavailable, standardOK, RuntimeResolved},
+		{"an unchanged problem keeps the state", RuntimeUnavailable, with(func(o *Observation) { o.Problem = missingRT }), ""},
+		{"a different problem moves between blocked states", RuntimeUnavailable, with(func(o *Observation) { o.Problem = badSpec }), SpecRejected},
+		{"a runtime deleted while ready blocks", Ready, with(func(o *Observation) { o.Problem, o.Predictor = missingRT, complete }), RuntimeMissing},
+		{"deploying waits while progressing", Deploying, with(func(o *Observation) { o.Predictor = progress }), ""},
+		{"available but not rolled out is not yet ready", Deploying, with(func(o *Observation) { o.Predictor = serving }), ""},
+		{"complete rollout is ready", Deploying, with(func(o *Observation) { o.Predictor = complete }), RolloutSucceeded},
+		{"deadline exceeded fails", Deploying, with(func(o *Observation) { o.Predictor = deadline }), RolloutFailed},
+		{"a new template while ready starts a rollout", Ready, with(func(o *Observation) { o.Predictor = serving }), RolloutStarted},
+		{"losing availability degrades", Ready, with(func(o *Observation) { o.Predictor = progress }), AvailabilityLost},
+		{"availability back restores", Degraded, with(func(o *Observation) { o.Predictor = complete }), AvailabilityRestored},
+		{"a failed rollout that becomes available recovers", Failed, with(func(o *Observation) { o.Predictor = complete }), Recovered},
+		{"a failed rollout that progresses again restarts", Failed, with(func(o *Observation) { o.Predictor = serving }), RolloutStarted},
+		{"a spec change while ready starts an episode", Ready, with(func(o *Observation) { o.SpecChanged, o.Predictor = true, complete }), SpecChanged},
+		{"progressing states pick spec changes up on their own", Deploying, with(func(o *Observation) { o.SpecChanged, o.Predictor = true, progress }), ""},
+		{"unsupported mode stays until deleted", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = false }), ""},
+		{"nothing moves a deleting object", Deleting, with(func(o *Observation) { o.Deleting = true }), ""},
+	}
+	for _, c := range cases {
+		t.Run(c.why, func(t *testing.T) {
+			got, ok := Classify(c.state, c.obs)
+			assert.Equal(t, c.want, got)
+			assert.Equal(t, c.want != "", ok)
+		})
+	}
+}
+
+func TestRolloutAfterSpecChangeKeepsServing(t *testing.T) {
+	m := Machine.New(string(Ready), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	obs := with(func(o *Observation) { o.SpecChanged, o.Predictor = true, complete })
+	applyNewTemplate := func(_ context.Context, s State, o Observation) Observation {
+		if s == Resolving {
+			o.SpecChanged = false // Resolving takes the new generation up
+		}
+		if s == RollingOut {
+			o.Predictor.UpToDate = false // the apply bumped the Deployment's generation
+		}
+		return o
+	}
+	_, err := m.Run(context.Background(), obs, applyNewTemplate)
+	assert.NoError(t, err)
+	assert.Equal(t, RollingOut, m.State(), "the previous version serves, so the new one rolls out beside it")
+	var path []Trigger
+	for _, tr := range m.Journal() {
+		path = append(path, tr.Trigger)
+	}
+	assert.Equal(t, []Trigger{SpecChanged, RuntimeResolved}, path)
+}
+
+func TestExplainNamesTheFix(t *testing.T) {
+	reason, msg := Explain(RuntimeUnavailable, with(func(o *Observation) { o.Problem = missingRT }))
+	assert.Equal(t, "RuntimeNotRecognized", reason)
+	assert.Contains(t, msg, "runtime")
+	reason, msg = Explain(Failed, with(func(o *Observation) { o.Predictor, o.DeploymentName = deadline, "iris-predictor" }))
+	assert.Equal(t, "ProgressDeadlineExceeded", reason)
+	assert.Contains(t, msg, "iris-predictor")
+	_, msg = Explain(UnsupportedMode, with(func(o *Observation) { o.Mode = "Knative" }))
+	assert.Contains(t, msg, "serving.kserve.io/deploymentMode: Standard")
+	for _, st := range Machine.States {
+		if st.State == Active {
+			continue
+		}
+		reason, _ := Explain(st.State, with(func(o *Observation) { o.Problem, o.Predictor = badSpec, deadline }))
+		assert.NotEmpty(t, reason, st.State)
+	}
+}
+
+func TestSpecChangeThatChangesNoWorkloadSettlesBackToReady(t *testing.T) {
+	m := Machine.New(string(Ready), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	obs := with(func(o *Observation) { o.SpecChanged, o.Predictor = true, complete })
+	takeUp := func(_ context.Context, s State, o Observation) Observation {
+		if s == Resolving {
+			o.SpecChanged = false
+		}
+		return o
+	}
+	_, err := m.Run(context.Background(), obs, takeUp)
+	assert.NoError(t, err)
+	assert.Equal(t, Ready, m.State())
+	assert.Len(t, m.Journal(), 3, "Ready -> Resolving -> RollingOut -> Ready")
+}

@@ -1,0 +1,65 @@
+package inferenceservice
+
+import (
+	"context"
+
+	"github.com/fsmserve/fsmserve/machines/engine"
+)
+
+// Define declares the transitions. Deletion, stop, spec changes and the three
+// kinds of problem are declared once on Active; states that must not react to
+// them say so with Ignore.
+func Define(b *engine.Builder[State, Trigger]) {
+	b.Configure(Active).
+		Permit(DeletionRequested, Deleting).
+		Permit(StopRequested, Stopped).
+		Permit(SpecChanged, Resolving).
+		Permit(RuntimeMissing, RuntimeUnavailable).
+		Permit(SpecRejected, InvalidSpec).
+		Permit(ConfigRejected, ConfigInvalid)
+	for _, s := range []State{Pending, Recovering} {
+		b.Configure(s).SubstateOf(Active).
+			Permit(Admitted, Resolving).
+			Permit(ModeRejected, UnsupportedMode)
+	}
+	for _, s := range []State{Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid} {
+		b.Configure(s).SubstateOf(Active).
+			Permit(RuntimeResolved, Deploying, nothingServing).
+			Permit(RuntimeResolved, RollingOut, previousServing)
+	}
+	b.Configure(Deploying).SubstateOf(Active).
+		Permit(RolloutSucceeded, Ready).
+		Permit(RolloutFailed, Failed)
+	b.Configure(RollingOut).SubstateOf(Active).
+		Permit(RolloutSucceeded, Ready).
+		Permit(RolloutFailed, Failed).
+		Permit(AvailabilityLost, Degraded)
+	b.Configure(Ready).SubstateOf(Active).
+		Permit(RolloutStarted, RollingOut).
+		Permit(AvailabilityLost, Degraded).
+		Permit(RolloutFailed, Failed)
+	b.Configure(Degraded).SubstateOf(Active).
+		Permit(AvailabilityRestored, Ready).
+		Permit(RolloutFailed, Failed)
+	b.Configure(Failed).SubstateOf(Active).
+		Permit(Recovered, Ready).
+		Permit(RolloutStarted, Deploying, nothingServing).
+		Permit(RolloutStarted, RollingOut, previousServing)
+	b.Configure(Stopped).SubstateOf(Active).
+		Permit(ResumeRequested, Pending).
+		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected)
+	b.Configure(UnsupportedMode).SubstateOf(Active).
+		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected)
+	b.Configure(Deleting)
+}
+
+// previousServing holds when an earlier version still serves, so the new one
+// rolls out beside it.
+func previousServing(_ context.Context, args ...any) bool {
+	return engine.ObservationOf[Observation](args).Predictor.Serving
+}
+
+// nothingServing holds when no version serves yet.
+func nothingServing(_ context.Context, args ...any) bool {
+	return !engine.ObservationOf[Observation](args).Predictor.Serving
+}

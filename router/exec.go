@@ -1,0 +1,148 @@
+package router
+
+import (
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// graphRouter executes the compiled graph for each request.
+type graphRouter struct {
+	plan    *plan
+	client  *http.Client
+	headers headerPolicy
+	log     *slog.Logger
+	tracer  trace.Tracer
+	prop    propagation.TextMapPropagator
+	metrics *metrics
+
+	graphTimeout       time.Duration
+	graphTimeoutCause  *timeoutError
+	clientTimeout      time.Duration
+	clientTimeoutCause *timeoutError
+	maxRequestBytes    int64
+	maxResponseBytes   int64
+
+	// intn picks the splitter's point in [0,n); tests replace it with a seeded source.
+	intn func(n int) int
+
+	inFlight     atomic.Int64
+	lastActivity atomic.Int64 // unix nanoseconds of the last request start or end
+}
+
+// reply is what a step or a node produced: a status and either a buffered body
+// or, for the final step only, a stream still to be copied.
+type reply struct {
+	status int
+	body   []byte
+	stream *stream
+}
+
+// exchange is the per-request state shared by every step of one request.
+type exchange struct {
+	headers http.Header // inbound headers selected for propagation
+	busy    busyClock
+}
+
+func newGraphRouter(p *plan, g *graphSpec, o *Options, m *metrics, client *http.Client) *graphRouter {
+	gr := &graphRouter{
+		plan:             p,
+		client:           client,
+		headers:          compileHeaderPolicy(o.PropagateHeaders, o.Logger),
+		log:              o.Logger,
+		tracer:           o.TracerProvider.Tracer(tracerName),
+		prop:             propagation.TraceContext{},
+		metrics:          m,
+		graphTimeout:     g.Timeout.duration(0),
+		maxRequestBytes:  o.MaxRequestBytes,
+		maxResponseBytes: o.MaxResponseBytes,
+		intn:             rand.IntN,
+	}
+	if gr.graphTimeout > 0 {
+		gr.graphTimeoutCause = &timeoutError{limit: gr.graphTimeout, what: "graph timeout"}
+	}
+	if g.RouterTimeouts != nil {
+		gr.clientTimeout = g.RouterTimeouts.ServiceClient.duration(0)
+	}
+	if gr.clientTimeout > 0 {
+		gr.clientTimeoutCause = &timeoutError{limit: gr.clientTimeout, what: "routerTimeouts.serviceClient"}
+	}
+	return gr
+}
+
+// runNode executes one node. last is true when this node's final step is the
+// last thing the root executes, which is the only place a stream may pass
+// through unbuffered.
+func (g *graphRouter) runNode(ctx context.Context, ex *exchange, n *planNode, input []byte, last bool) (reply, error) {
+	switch n.routerType {
+	case typeSequence:
+		return g.runSequence(ctx, ex, n, input, last)
+	case typeSplitter:
+		return g.runSplitter(ctx, ex, n, input, last)
+	case typeSwitch:
+		return g.runSwitch(ctx, ex, n, input, last)
+	case typeEnsemble:
+		return g.runEnsemble(ctx, ex, n, input)
+	}
+	return reply{}, failf(http.StatusInternalServerError, "invalid route type: %v", n.routerType)
+}
+
+// runStep executes one step: a nested node or a service call, within the
+// step's own timeout, as one span and one latency observation.
+func (g *graphRouter) runStep(ctx context.Context, ex *exchange, s *planStep, input []byte, last bool) (reply, error) {
+	start := time.Now()
+	ctx, span := g.tracer.Start(ctx, s.spanName, trace.WithSpanKind(s.spanKind))
+	if span.IsRecording() {
+		span.SetAttributes(s.spanAttrs...)
+	}
+	cancel := context.CancelFunc(func() {})
+	if s.timeout > 0 {
+		ctx, cancel = context.WithTimeoutCause(ctx, s.timeout, s.timeoutCause)
+	}
+	var rep reply
+	var err error
+	if s.child != nil {
+		rep, err = g.runNode(ctx, ex, s.child, input, last)
+	} else {
+		rep, err = g.call(ctx, ex, s, input, last)
+	}
+	finish := func() {
+		cancel()
+		elapsed := time.Since(start)
+		s.latency.Observe(elapsed.Seconds())
+		endSpan(span, rep.status, err)
+		g.logStep(ctx, s, rep.status, elapsed, err)
+	}
+	if err != nil {
+		finish()
+		return reply{}, err
+	}
+	rep.deferUntilDone(finish)
+	return rep, nil
+}
+
+func (g *graphRouter) logStep(ctx context.Context, s *planStep, code int, elapsed time.Duration, err error) {
+	if !g.log.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.String("node", s.node.name),
+		slog.String("step", s.label),
+		slog.String("target", s.target),
+		slog.Int("status", code),
+		slog.Duration("elapsed", elapsed),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error", err.Error()))
+	}
+	if s.hard && err == nil && !isSuccess(code) {
+		attrs = append(attrs, slog.Bool("hardDependencyFailed", true))
+	}
+	g.log.LogAttrs(ctx, slog.LevelDebug, "step finished", attrs...)
+}
