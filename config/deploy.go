@@ -42,6 +42,27 @@ func NormalizeDeploymentMode(s string) (DeploymentMode, bool) {
 	return "", false
 }
 
+// DeploymentModeAnnotation lets an InferenceService choose its own mode.
+const DeploymentModeAnnotation = "serving.kserve.io/deploymentMode"
+
+// ModeFor resolves an InferenceService's mode the way KServe does: the mode
+// already recorded in its status wins, because a running service never
+// switches mode; then a recognised annotation; then the configured default.
+// Unrecognised values fall through rather than fail, since the validating
+// webhook is where a bad annotation is rejected.
+func (c *DeployConfig) ModeFor(statusMode string, annotations map[string]string) DeploymentMode {
+	if m, ok := NormalizeDeploymentMode(statusMode); ok {
+		return m
+	}
+	if m, ok := NormalizeDeploymentMode(annotations[DeploymentModeAnnotation]); ok {
+		return m
+	}
+	if c.DefaultDeploymentMode == "" {
+		return Standard
+	}
+	return c.DefaultDeploymentMode
+}
+
 // DeployConfig is the `deploy` key.
 type DeployConfig struct {
 	// DefaultDeploymentMode is always normalised (never a legacy name).

@@ -94,3 +94,27 @@ func TestDefaultRolloutOmitsUnsetField(t *testing.T) {
 	assert.Nil(t, got.MaxUnavailable)
 	assert.Equal(t, intstr.FromInt32(0), *got.MaxSurge)
 }
+
+func TestModeFor(t *testing.T) {
+	knativeDefault := DeployConfig{DefaultDeploymentMode: Knative}
+	tests := []struct {
+		name        string
+		cfg         DeployConfig
+		status      string
+		annotations map[string]string
+		want        DeploymentMode
+	}{
+		{"configured default", knativeDefault, "", nil, Knative},
+		{"zero config means Standard", DeployConfig{}, "", nil, Standard},
+		{"annotation wins over default", knativeDefault, "", map[string]string{DeploymentModeAnnotation: "Standard"}, Standard},
+		{"legacy annotation normalised", knativeDefault, "", map[string]string{DeploymentModeAnnotation: "RawDeployment"}, Standard},
+		{"unknown annotation falls back", knativeDefault, "", map[string]string{DeploymentModeAnnotation: "Fast"}, Knative},
+		{"status wins over annotation", knativeDefault, "ModelMesh", map[string]string{DeploymentModeAnnotation: "Standard"}, ModelMesh},
+		{"legacy status normalised", DeployConfig{DefaultDeploymentMode: Standard}, "Serverless", nil, Knative},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tt.cfg.ModeFor(tt.status, tt.annotations))
+		})
+	}
+}
