@@ -1,0 +1,90 @@
+package predictor
+
+import (
+	autoscalingv2 "k8s.io/api/autoscaling/v2"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/fsmserve/fsmserve/api/v1beta1"
+)
+
+// defaultCPUUtilization is KServe's target when none is given.
+const defaultCPUUtilization = 80
+
+// hpa builds the HorizontalPodAutoscaler KServe's hpa class uses: min at least
+// 1, max at least min, a CPU or memory target. Behavior is left to the API
+// server's defaults: autoScaling.behavior is honoured only by KEDA upstream.
+func hpa(meta metav1.ObjectMeta, pred *v1beta1.PredictorSpec) *autoscalingv2.HorizontalPodAutoscaler {
+	minReplicas := int32(1)
+	if pred.MinReplicas != nil && *pred.MinReplicas >= 1 {
+		minReplicas = *pred.MinReplicas
+	}
+	maxReplicas := pred.MaxReplicas
+	if maxReplicas < minReplicas {
+		maxReplicas = minReplicas
+	}
+	return &autoscalingv2.HorizontalPodAutoscaler{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"},
+		ObjectMeta: meta,
+		Spec: autoscalingv2.HorizontalPodAutoscalerSpec{
+			ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: meta.Name},
+			MinReplicas:    &minReplicas,
+			MaxReplicas:    maxReplicas,
+			Metrics:        hpaMetrics(pred),
+		},
+	}
+}
+
+func hpaMetrics(pred *v1beta1.PredictorSpec) []autoscalingv2.MetricSpec {
+	if pred.AutoScaling != nil {
+		return resourceMetrics(pred.AutoScaling)
+	}
+	metric := v1beta1.ScaleMetric("cpu")
+	if pred.ScaleMetric != nil {
+		metric = *pred.ScaleMetric
+	}
+	switch {
+	case metric == "cpu":
+		target := int32(defaultCPUUtilization)
+		if pred.ScaleTarget != nil {
+			target = *pred.ScaleTarget
+		}
+		return []autoscalingv2.MetricSpec{utilization(corev1.ResourceCPU, target)}
+	case metric == "memory" && pred.ScaleTarget != nil:
+		return []autoscalingv2.MetricSpec{utilization(corev1.ResourceMemory, *pred.ScaleTarget)}
+	}
+	return nil
+}
+
+// resourceMetrics keeps the Resource metrics of autoScaling; the HPA cannot
+// act on External or PodMetric ones (KEDA does).
+func resourceMetrics(as *v1beta1.AutoScalingSpec) []autoscalingv2.MetricSpec {
+	var out []autoscalingv2.MetricSpec
+	for _, m := range as.Metrics {
+		if m.Type != v1beta1.ResourceMetricSourceType || m.Resource == nil {
+			continue
+		}
+		name := corev1.ResourceName(m.Resource.Name)
+		t := m.Resource.Target
+		switch {
+		case name == corev1.ResourceCPU:
+			target := int32(defaultCPUUtilization)
+			if t.AverageUtilization != nil {
+				target = *t.AverageUtilization
+			}
+			out = append(out, utilization(name, target))
+		case name == corev1.ResourceMemory && t.AverageUtilization != nil:
+			out = append(out, utilization(name, *t.AverageUtilization))
+		case name == corev1.ResourceMemory && t.AverageValue != nil:
+			q := t.AverageValue.Quantity.DeepCopy()
+			out = append(out, autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
+				Name: name, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}})
+		}
+	}
+	return out
+}
+
+func utilization(name corev1.ResourceName, target int32) autoscalingv2.MetricSpec {
+	return autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
+		Name: name, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: &target}}}
+}
