@@ -51,6 +51,8 @@ func (c *Condition) IsTrue() bool { return c != nil && c.Status == corev1.Condit
 func (c *Condition) IsFalse() bool { return c != nil && c.Status == corev1.ConditionFalse }
 
 // Conditions is a list of conditions, at most one per type.
+// +listType=map
+// +listMapKey=type
 type Conditions []Condition
 
 // Status is knative's duck v1 Status: the fields every KServe kind's status starts with.
@@ -60,8 +62,6 @@ type Status struct {
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 	// Conditions the latest available observations of the resource's state.
 	// +optional
-	// +listType=map
-	// +listMapKey=type
 	Conditions Conditions `json:"conditions,omitempty"`
 	// Annotations is additional status fields for the resource.
 	// +optional

@@ -14,9 +14,12 @@ import (
 // in canonical form ("1.5" becomes "1500m"), so the original text is kept and
 // written back unchanged, as a JSON number when it was one.
 //
+// Quantity is a named field rather than an embedded one so that none of
+// resource.Quantity's encoding methods (JSON, CBOR, unstructured) is promoted
+// and bypasses the original text.
+//
 // +kubebuilder:validation:Type=""
 // +kubebuilder:validation:XIntOrString
-// +kubebuilder:validation:AnyOf={{type: "integer"},{type: "string"}}
 // +kubebuilder:validation:Pattern=`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`
 type MetricQuantity struct {
 	// Original is the value exactly as written.
@@ -37,7 +40,7 @@ func NewMetricQuantity(s string) (*MetricQuantity, error) {
 }
 
 // String returns the original text, or the canonical quantity when there is none.
-func (m MetricQuantity) String() string {
+func (m *MetricQuantity) String() string {
 	if m.Original != "" {
 		return m.Original
 	}

@@ -25,7 +25,6 @@ type PodSpec struct {
 	// +optional
 	// +kubebuilder:validation:Schemaless
 	// +kubebuilder:pruning:PreserveUnknownFields
-	// +kubebuilder:validation:Type=array
 	EphemeralContainers []corev1.EphemeralContainer `json:"ephemeralContainers,omitempty" patchStrategy:"merge" patchMergeKey:"name"`
 	// RestartPolicy of the containers: Always, OnFailure or Never.
 	// +optional

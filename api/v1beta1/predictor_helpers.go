@@ -40,10 +40,7 @@ type PredictorImplementation struct {
 // container is named kserve-container, or, when nothing else is set, with
 // the first container as the serving one (KServe's rule).
 func (p *PredictorSpec) GetImplementations() []PredictorImplementation {
-	var out []PredictorImplementation
-	for _, f := range p.extensions() {
-		out = append(out, PredictorImplementation{Field: f.field, Extension: f.ext, Container: &f.ext.Container})
-	}
+	out := p.extensions()
 	for i := range p.Containers {
 		if p.Containers[i].Name == PredictorContainerName {
 			out = append(out, PredictorImplementation{Field: FieldContainers, Container: &p.Containers[i]})
@@ -130,16 +127,11 @@ func (p *PredictorSpec) GetProtocol() InferenceServiceProtocol {
 	return ProtocolV1
 }
 
-type extensionField struct {
-	field string
-	ext   *PredictorExtensionSpec
-}
-
 // extensions lists the shorthands and model that are set, in JSON field order.
-func (p *PredictorSpec) extensions() []extensionField {
-	var out []extensionField
+func (p *PredictorSpec) extensions() []PredictorImplementation {
+	var out []PredictorImplementation
 	add := func(field string, ext *PredictorExtensionSpec) {
-		out = append(out, extensionField{field: field, ext: ext})
+		out = append(out, PredictorImplementation{Field: field, Extension: ext, Container: &ext.Container})
 	}
 	if p.SKLearn != nil {
 		add(FieldSKLearn, &p.SKLearn.PredictorExtensionSpec)
