@@ -26,15 +26,15 @@ type EpisodePlan struct {
 	Superseded *common.LifecycleEpisode
 }
 
-// PlanEpisode decides the episode in l for an object at generation that took
-// transitions in this reconcile and now rests in a state that ends episodes
-// (or not). A new episode, with a new trace, starts on the first reconcile, on
-// a new generation, and when a settled machine moves again. It updates l in
-// memory: Episode, and TraceID for users.
-func PlanEpisode(l *common.Lifecycle, generation int64, transitions int, endsEpisode bool, now time.Time) EpisodePlan {
+// BeginEpisode decides, before the machine runs, which episode this reconcile
+// belongs to. A new episode, with a new trace, starts on the first reconcile,
+// on a new generation, and when a settled machine is about to move again
+// (willMove: Classify implies a trigger). It updates l in memory (Episode,
+// TraceID) so children applied during the reconcile can carry the context.
+func BeginEpisode(l *common.Lifecycle, generation int64, willMove bool, now time.Time) EpisodePlan {
 	var plan EpisodePlan
 	prev := l.Episode
-	if prev == nil || prev.Generation != generation || (prev.Settled && transitions > 0) {
+	if prev == nil || prev.Generation != generation || (prev.Settled && willMove) {
 		sc := tracing.NewEpisodeContext()
 		l.Episode = &common.LifecycleEpisode{Generation: generation, StartedAt: metav1.NewTime(now), TraceParent: tracing.FormatTraceParent(sc)}
 		plan.Started = true
@@ -51,10 +51,26 @@ func PlanEpisode(l *common.Lifecycle, generation int64, transitions int, endsEpi
 		plan.Context = sc
 	}
 	l.TraceID = plan.Context.TraceID().String()
-	if endsEpisode && !l.Episode.Settled {
+	plan.Episode = *l.Episode
+	return plan
+}
+
+// SettleEpisode ends the episode when the machine now rests in a state that
+// ends episodes; the root span is then emitted at publish time, once.
+func SettleEpisode(l *common.Lifecycle, plan *EpisodePlan, endsEpisode bool) {
+	if endsEpisode && l.Episode != nil && !l.Episode.Settled {
 		l.Episode.Settled = true
 		plan.Settle = true
 	}
-	plan.Episode = *l.Episode
+	if l.Episode != nil {
+		plan.Episode = *l.Episode
+	}
+}
+
+// PlanEpisode is BeginEpisode and SettleEpisode in one step, for reconciles
+// that need no trace context while they run.
+func PlanEpisode(l *common.Lifecycle, generation int64, transitions int, endsEpisode bool, now time.Time) EpisodePlan {
+	plan := BeginEpisode(l, generation, transitions > 0, now)
+	SettleEpisode(l, &plan, endsEpisode)
 	return plan
 }

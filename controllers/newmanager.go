@@ -1,0 +1,56 @@
+package controllers
+
+import (
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/fsmserve/fsmserve/internal/scheme"
+)
+
+// ManagerOptions are the process-level settings of a manager.
+type ManagerOptions struct {
+	SystemNamespace string
+	// MetricsAddr serves Prometheus metrics; "0" disables.
+	MetricsAddr string
+	// HealthAddr serves /healthz and /readyz; "0" disables.
+	HealthAddr string
+	// LeaderElection makes one replica active at a time.
+	LeaderElection bool
+	// Webhook, when set, serves admission webhooks from this manager.
+	Webhook webhook.Server
+}
+
+// NewManager builds a manager with fsmserve's scheme and filtered caches.
+func NewManager(cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
+	if o.MetricsAddr == "" {
+		o.MetricsAddr = "0"
+	}
+	if o.HealthAddr == "" {
+		o.HealthAddr = "0"
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                  scheme.New(),
+		Cache:                   CacheOptions(o.SystemNamespace),
+		Metrics:                 metricsserver.Options{BindAddress: o.MetricsAddr},
+		HealthProbeBindAddress:  o.HealthAddr,
+		LeaderElection:          o.LeaderElection,
+		LeaderElectionID:        "fsmserve-manager.serving.kserve.io",
+		LeaderElectionNamespace: o.SystemNamespace,
+		WebhookServer:           o.Webhook,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if o.HealthAddr != "0" {
+		if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+			return nil, err
+		}
+		if err := mgr.AddReadyzCheck("readyz", healthz.Ping); err != nil {
+			return nil, err
+		}
+	}
+	return mgr, nil
+}
