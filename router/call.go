@@ -8,8 +8,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"go.opentelemetry.io/otel/propagation"
 )
 
 const defaultMaxIdleConnsPerHost = 256
@@ -51,7 +49,7 @@ func (g *graphRouter) call(ctx context.Context, ex *exchange, s *planStep, input
 		return reply{}, failf(http.StatusInternalServerError, "building the request of %s: %v", s.desc, err)
 	}
 	req.Header = outgoingHeaders(ex.headers)
-	g.prop.Inject(ctx, propagation.HeaderCarrier(req.Header))
+	g.prop.Inject(ctx, headerCarrier(req.Header))
 
 	ex.busy.begin(time.Now())
 	resp, err := g.client.Do(req)

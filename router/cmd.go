@@ -35,6 +35,7 @@ selects the inbound headers copied to every step; OTEL_EXPORTER_OTLP_ENDPOINT
 turns on OTLP/HTTP tracing.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.SilenceUsage = true // from here on, errors are not about usage
 			logger, err := newLogger(cmd.ErrOrStderr(), logLevel)
 			if err != nil {
 				return err

@@ -97,11 +97,11 @@ func (g *graphRouter) runNode(ctx context.Context, ex *exchange, n *planNode, in
 // step's own timeout, as one span and one latency observation.
 func (g *graphRouter) runStep(ctx context.Context, ex *exchange, s *planStep, input []byte, last bool) (reply, error) {
 	start := time.Now()
-	ctx, span := g.tracer.Start(ctx, s.spanName, trace.WithSpanKind(s.spanKind))
+	ctx, span := g.tracer.Start(ctx, s.spanName, s.spanOpts...)
 	if span.IsRecording() {
 		span.SetAttributes(s.spanAttrs...)
 	}
-	cancel := context.CancelFunc(func() {})
+	var cancel context.CancelFunc
 	if s.timeout > 0 {
 		ctx, cancel = context.WithTimeoutCause(ctx, s.timeout, s.timeoutCause)
 	}
@@ -112,19 +112,24 @@ func (g *graphRouter) runStep(ctx context.Context, ex *exchange, s *planStep, in
 	} else {
 		rep, err = g.call(ctx, ex, s, input, last)
 	}
-	finish := func() {
-		cancel()
-		elapsed := time.Since(start)
-		s.latency.Observe(elapsed.Seconds())
-		endSpan(span, rep.status, err)
-		g.logStep(ctx, s, rep.status, elapsed, err)
+	if err != nil || rep.stream == nil {
+		g.finishStep(ctx, s, span, cancel, start, rep.status, err)
+		return rep, err
 	}
-	if err != nil {
-		finish()
-		return reply{}, err
-	}
-	rep.deferUntilDone(finish)
+	// A stream's step lasts until its body has been copied.
+	status := rep.status
+	rep.deferUntilDone(func() { g.finishStep(ctx, s, span, cancel, start, status, nil) })
 	return rep, nil
+}
+
+func (g *graphRouter) finishStep(ctx context.Context, s *planStep, span trace.Span, cancel context.CancelFunc, start time.Time, status int, err error) {
+	if cancel != nil {
+		cancel()
+	}
+	elapsed := time.Since(start)
+	s.latency.Observe(elapsed.Seconds())
+	endSpan(span, status, err)
+	g.logStep(ctx, s, status, elapsed, err)
 }
 
 func (g *graphRouter) logStep(ctx context.Context, s *planStep, code int, elapsed time.Duration, err error) {

@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"time"
 
-	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 )
+
+var serverSpanOpts = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
 
 // ServeHTTP runs the root node for a request of any method and path.
 func (g *graphRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -19,8 +20,8 @@ func (g *graphRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	g.lastActivity.Store(start.UnixNano())
 	g.metrics.inFlight.Inc()
 
-	ctx := g.prop.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-	ctx, span := g.tracer.Start(ctx, serverSpanName, trace.WithSpanKind(trace.SpanKindServer))
+	ctx := g.prop.Extract(r.Context(), headerCarrier(r.Header))
+	ctx, span := g.tracer.Start(ctx, serverSpanName, serverSpanOpts...)
 	if span.IsRecording() {
 		span.SetAttributes(attrMethod.String(r.Method), attrPath.String(r.URL.Path))
 	}

@@ -17,37 +17,46 @@ const (
 // readRequestBody reads the inbound body, refusing more than limit bytes with
 // 413. A declared Content-Length over the limit is refused before reading.
 func readRequestBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	tooLarge := &routeError{
-		code: http.StatusRequestEntityTooLarge,
-		err:  &limitError{what: "request body", limit: limit, flag: "max-request-bytes"},
+	tooLarge := func() error {
+		return &routeError{
+			code: http.StatusRequestEntityTooLarge,
+			err:  &limitError{what: "request body", limit: limit, flag: "max-request-bytes"},
+		}
 	}
 	if r.ContentLength > limit {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
-	body, err := readLimited(http.MaxBytesReader(w, r.Body, limit), r.ContentLength, limit)
+	body := r.Body
+	if r.ContentLength < 0 {
+		// Unknown length: the server must also stop reading past the limit.
+		body = http.MaxBytesReader(w, r.Body, limit)
+	}
+	data, err := readLimited(body, r.ContentLength, limit)
 	var maxErr *http.MaxBytesError
 	switch {
 	case errors.As(err, &maxErr), errors.Is(err, errBodyTooLarge):
-		return nil, tooLarge
+		return nil, tooLarge()
 	case err != nil:
 		return nil, failf(http.StatusBadRequest, "reading the request body: %v", err)
 	}
-	return body, nil
+	return data, nil
 }
 
 // readResponseBody reads a downstream body that will be buffered, refusing
 // more than limit bytes with 413.
 func readResponseBody(resp *http.Response, limit int64, step *planStep) ([]byte, error) {
-	tooLarge := &routeError{
-		code: http.StatusRequestEntityTooLarge,
-		err:  &limitError{what: "response body of " + step.desc, limit: limit, flag: "max-response-bytes"},
+	tooLarge := func() error {
+		return &routeError{
+			code: http.StatusRequestEntityTooLarge,
+			err:  &limitError{what: "response body of " + step.desc, limit: limit, flag: "max-response-bytes"},
+		}
 	}
 	if resp.ContentLength > limit {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	body, err := readLimited(resp.Body, resp.ContentLength, limit)
 	if errors.Is(err, errBodyTooLarge) {
-		return nil, tooLarge
+		return nil, tooLarge()
 	}
 	return body, err
 }

@@ -18,7 +18,12 @@ type metrics struct {
 	stepLatency *prometheus.HistogramVec
 	overhead    prometheus.Histogram
 	inFlight    prometheus.Gauge
+	// byCode holds the counters of common codes, looked up without hashing
+	// label values; it is read-only after newMetrics.
+	byCode map[int]prometheus.Counter
 }
+
+var commonCodes = []int{200, 201, 202, 204, 400, 401, 403, 404, 408, 413, 422, 429, 499, 500, 502, 503, 504}
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	m := &metrics{
@@ -56,6 +61,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			return nil, err
 		}
 	}
+	m.byCode = make(map[int]prometheus.Counter, len(commonCodes))
+	for _, code := range commonCodes {
+		m.byCode[code] = m.requests.WithLabelValues(strconv.Itoa(code))
+	}
 	return m, nil
 }
 
@@ -68,7 +77,11 @@ func newRegistry() *prometheus.Registry {
 }
 
 func (m *metrics) observeRequest(code int, total, downstream time.Duration) {
-	m.requests.WithLabelValues(strconv.Itoa(code)).Inc()
+	if c, ok := m.byCode[code]; ok {
+		c.Inc()
+	} else {
+		m.requests.WithLabelValues(strconv.Itoa(code)).Inc()
+	}
 	m.duration.Observe(total.Seconds())
 	overhead := total - downstream
 	if overhead < 0 {

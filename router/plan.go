@@ -47,7 +47,7 @@ type planStep struct {
 	shadowed    bool   // a later step of the same ensemble has the same key
 
 	spanName  string
-	spanKind  trace.SpanKind
+	spanOpts  []trace.SpanStartOption
 	spanAttrs []attribute.KeyValue
 	latency   prometheus.Observer
 }
@@ -80,8 +80,8 @@ func compileStep(p *plan, pn *planNode, i int, s stepSpec, m *metrics) *planStep
 		condition:      s.Condition,
 		hard:           s.Dependency == dependencyHard,
 		timeout:        s.Timeout.duration(0),
-		spanKind:       trace.SpanKindClient,
 	}
+	kind := trace.SpanKindClient
 	if ps.label == "" {
 		ps.label = strconv.Itoa(i)
 		ps.desc = fmt.Sprintf("step %d of node %q", i, pn.name)
@@ -95,13 +95,14 @@ func compileStep(p *plan, pn *planNode, i int, s stepSpec, m *metrics) *planStep
 		ps.child = p.nodes[s.NodeName]
 		ps.url = ""
 		ps.target = "node:" + s.NodeName
-		ps.spanKind = trace.SpanKindInternal
+		kind = trace.SpanKindInternal
 	}
 	if ps.timeout > 0 {
 		ps.timeoutCause = &timeoutError{limit: ps.timeout, what: "timeout of " + ps.desc, step: ps}
 	}
 	ps.ensembleKey, _ = json.Marshal(ps.label) // a string always marshals
 	ps.spanName = "Step " + ps.label
+	ps.spanOpts = []trace.SpanStartOption{trace.WithSpanKind(kind)}
 	ps.spanAttrs = []attribute.KeyValue{
 		attrRouterNode.String(pn.name),
 		attrRouterType.String(pn.routerType),

@@ -3,8 +3,8 @@ package router
 import (
 	"errors"
 	"io"
-	"mime"
 	"net/http"
+	"strings"
 	"sync"
 )
 
@@ -12,11 +12,19 @@ import (
 // of the root's execution and it looks like a stream: server-sent events, or a
 // body of unknown length (chunked). Everything else is buffered, within limits.
 func isStreaming(resp *http.Response) bool {
-	if resp.ContentLength < 0 {
-		return true
+	return resp.ContentLength < 0 || isEventStream(resp.Header.Get("Content-Type"))
+}
+
+// isEventStream reports whether a Content-Type is text/event-stream, with or
+// without parameters, without the allocations of a full media type parse.
+func isEventStream(contentType string) bool {
+	const eventStream = "text/event-stream"
+	ct := strings.TrimSpace(contentType)
+	if len(ct) < len(eventStream) || !strings.EqualFold(ct[:len(eventStream)], eventStream) {
+		return false
 	}
-	mediaType, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	return err == nil && mediaType == "text/event-stream"
+	rest := strings.TrimSpace(ct[len(eventStream):])
+	return rest == "" || rest[0] == ';'
 }
 
 // stream is a downstream response whose body has not been read yet. The

@@ -164,6 +164,8 @@ func TestIsStreaming(t *testing.T) {
 		want   bool
 	}{
 		{"event stream with length", "text/event-stream; charset=utf-8", 10, true},
+		{"event stream, any case", " Text/Event-Stream ", 10, true},
+		{"a longer media type", "text/event-streams", 10, false},
 		{"unknown length", "application/json", -1, true},
 		{"known length JSON", "application/json", 10, false},
 		{"empty", "", 0, false},

@@ -54,12 +54,35 @@ func (h *hanging) wantGaveUp(t *testing.T) {
 // Every deadline ends the request with 504 Gateway Timeout, an error body
 // naming the limit and the step, and the backend call cancelled.
 func TestDeadlines(t *testing.T) {
-	cases := []struct {
-		name  string
-		graph func(fast, slow string) map[string]nodeSpec
-		mod   func(*graphSpec)
-		cause string
-	}{
+	for _, tc := range deadlineCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			fast := newBackend(t, fixed(200, `{"fast":true}`))
+			h, slow := newHanging(t)
+			var mods []func(*graphSpec)
+			if tc.mod != nil {
+				mods = append(mods, tc.mod)
+			}
+			r := startRouter(t, graphOf(t, tc.graph(fast.URL, slow), mods...))
+			start := time.Now()
+			got := post(t, r.url, `{}`)
+			wantError(t, got, http.StatusGatewayTimeout, tc.cause)
+			h.wantGaveUp(t)
+			if elapsed := time.Since(start); elapsed > 5*time.Second {
+				t.Fatalf("answered after %v; the deadline did not cut the call short", elapsed)
+			}
+		})
+	}
+}
+
+type deadlineCase struct {
+	name  string
+	graph func(fast, slow string) map[string]nodeSpec
+	mod   func(*graphSpec)
+	cause string
+}
+
+func deadlineCases() []deadlineCase {
+	return []deadlineCase{
 		{"graph timeout",
 			func(fast, slow string) map[string]nodeSpec {
 				return map[string]nodeSpec{"root": sequence(stepSpec{Name: "fast", ServiceURL: fast}, stepSpec{Name: "slow", ServiceURL: slow})}
@@ -95,24 +118,6 @@ func TestDeadlines(t *testing.T) {
 			},
 			nil,
 			`timeout of step "b" of node "root" (200ms) exceeded`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			fast := newBackend(t, fixed(200, `{"fast":true}`))
-			h, slow := newHanging(t)
-			var mods []func(*graphSpec)
-			if tc.mod != nil {
-				mods = append(mods, tc.mod)
-			}
-			r := startRouter(t, graphOf(t, tc.graph(fast.URL, slow), mods...))
-			start := time.Now()
-			got := post(t, r.url, `{}`)
-			wantError(t, got, http.StatusGatewayTimeout, tc.cause)
-			h.wantGaveUp(t)
-			if elapsed := time.Since(start); elapsed > 5*time.Second {
-				t.Fatalf("answered after %v; the deadline did not cut the call short", elapsed)
-			}
-		})
 	}
 }
 

@@ -3,6 +3,7 @@ package router
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -53,6 +54,37 @@ func newTracerProvider(ctx context.Context) (trace.TracerProvider, func(context.
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exporter), sdktrace.WithResource(res))
 	return tp, tp.Shutdown, nil
+}
+
+// headerCarrier is propagation.HeaderCarrier for the W3C keys, minus the
+// allocations of canonicalising "traceparent" and "tracestate" on every call.
+type headerCarrier http.Header
+
+func canonicalTraceKey(key string) string {
+	switch key {
+	case "traceparent":
+		return "Traceparent"
+	case "tracestate":
+		return "Tracestate"
+	}
+	return http.CanonicalHeaderKey(key)
+}
+
+func (c headerCarrier) Get(key string) string {
+	if v := c[canonicalTraceKey(key)]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
+func (c headerCarrier) Set(key, value string) { c[canonicalTraceKey(key)] = []string{value} }
+
+func (c headerCarrier) Keys() []string {
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // endSpan records the outcome of a step or request on its span.

@@ -25,28 +25,43 @@ func spanAttr(s sdktrace.ReadOnlySpan, key attribute.Key) attribute.Value {
 	return attribute.Value{}
 }
 
-func TestTraceContextPropagation(t *testing.T) {
-	first, second := &recorder{body: `{"a":1}`}, &recorder{status: 503, body: `{"b":2}`}
-	firstURL, secondURL := newBackend(t, first).URL, newBackend(t, second).URL
+// tracedGraph runs one request with a caller's trace context through a
+// Sequence whose second step nests a Splitter, recording the spans.
+type tracedGraph struct {
+	first, second *recorder
+	firstURL      string
+	spans         map[string]sdktrace.ReadOnlySpan
+}
+
+func runTracedGraph(t *testing.T) tracedGraph {
+	tg := tracedGraph{first: &recorder{body: `{"a":1}`}, second: &recorder{status: 503, body: `{"b":2}`}}
+	tg.firstURL = newBackend(t, tg.first).URL
+	secondURL := newBackend(t, tg.second).URL
 	spans := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	r := startRouter(t, graphOf(t, map[string]nodeSpec{
-		"root":  sequence(stepSpec{Name: "one", ServiceURL: firstURL}, stepSpec{Name: "nested", NodeName: "inner"}),
+		"root":  sequence(stepSpec{Name: "one", ServiceURL: tg.firstURL}, stepSpec{Name: "nested", NodeName: "inner"}),
 		"inner": splitter(stepSpec{Name: "two", ServiceURL: secondURL, Weight: weight(100)}),
 	}), func(o *Options) {
 		o.TracerProvider = tp
 		o.PropagateHeaders = ".*" // traceparent must still not be copied verbatim
 	})
 	post(t, r.url, `{}`, "Traceparent", inboundParent, "Tracestate", "vendor=1")
-
-	byName := map[string]sdktrace.ReadOnlySpan{}
+	tg.spans = map[string]sdktrace.ReadOnlySpan{}
 	for _, s := range spans.Ended() {
-		byName[s.Name()] = s
+		tg.spans[s.Name()] = s
 	}
-	server, one, nested, two := byName[serverSpanName], byName["Step one"], byName["Step nested"], byName["Step two"]
-	if server == nil || one == nil || nested == nil || two == nil {
-		t.Fatalf("spans recorded: %v", byName)
+	for _, name := range []string{serverSpanName, "Step one", "Step nested", "Step two"} {
+		if tg.spans[name] == nil {
+			t.Fatalf("span %q missing; recorded %v", name, tg.spans)
+		}
 	}
+	return tg
+}
+
+func TestSpansFollowTheGraph(t *testing.T) {
+	tg := runTracedGraph(t)
+	server, one, nested, two := tg.spans[serverSpanName], tg.spans["Step one"], tg.spans["Step nested"], tg.spans["Step two"]
 	if server.SpanKind() != trace.SpanKindServer || server.Parent().SpanID().String() != inboundSpanID || !server.Parent().IsRemote() {
 		t.Errorf("server span kind %v parent %v, want a server span under the caller's span", server.SpanKind(), server.Parent().SpanID())
 	}
@@ -66,7 +81,7 @@ func TestTraceContextPropagation(t *testing.T) {
 		key  attribute.Key
 		want string
 	}{
-		{one, attrRouterType, typeSequence}, {one, attrRouterTarget, firstURL}, {one, attrRouterNode, "root"},
+		{one, attrRouterType, typeSequence}, {one, attrRouterTarget, tg.firstURL}, {one, attrRouterNode, "root"},
 		{nested, attrRouterTarget, "node:inner"}, {two, attrRouterType, typeSplitter}, {two, attrRouterStep, "two"},
 	}
 	for _, a := range attrs {
@@ -80,12 +95,16 @@ func TestTraceContextPropagation(t *testing.T) {
 	if got := spanAttr(server, attrStatusCode).AsInt64(); got != 503 {
 		t.Errorf("server span status code %d, want 503", got)
 	}
+}
 
-	// Each backend continues the trace from its own step span.
+// Each backend continues the caller's trace from its own step span, with
+// the caller's tracestate, and never sees the caller's traceparent copied.
+func TestTraceContextReachesBackends(t *testing.T) {
+	tg := runTracedGraph(t)
 	for _, c := range []struct {
 		rec  *recorder
 		step sdktrace.ReadOnlySpan
-	}{{first, one}, {second, two}} {
+	}{{tg.first, tg.spans["Step one"]}, {tg.second, tg.spans["Step two"]}} {
 		got := c.rec.all()[0].header.Values("Traceparent")
 		want := "00-" + inboundTraceID + "-" + c.step.SpanContext().SpanID().String() + "-01"
 		if len(got) != 1 || got[0] != want {

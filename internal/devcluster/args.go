@@ -90,6 +90,9 @@ func apiserverArgs(l layout, p ports) []string {
 		"--service-account-issuer=" + serviceAccountIssuer,
 		"--service-cluster-ip-range=" + serviceClusterIPRange,
 		"--allow-privileged=true",
+		// The default reconciler would publish 127.0.0.1 as the endpoint of
+		// the kubernetes service, which validation rejects every 10 s.
+		"--endpoint-reconciler-type=none",
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"time"
 )
@@ -33,6 +34,9 @@ func (c *Cluster) StartJaeger(ctx context.Context) (string, error) {
 		if err := checkPortFree(port); err != nil {
 			return "", fmt.Errorf("cannot start Jaeger: %w (another Jaeger or fsmserve dev --jaeger running?)", err)
 		}
+	}
+	if err := os.MkdirAll(c.opts.LogDir, 0o755); err != nil {
+		return "", fmt.Errorf("creating log dir %s: %w", c.opts.LogDir, err)
 	}
 	p, err := c.launch(BinJaeger, bin, nil, nil)
 	if err != nil {
