@@ -17,9 +17,9 @@ func Explain(s State, o Observation) (string, string) {
 	case RuntimeUnavailable, InvalidSpec, ConfigInvalid:
 		return o.Problem.Reason, o.Problem.Message
 	case Deploying:
-		return ReasonDeploying, fmt.Sprintf("waiting for Deployment %s to become available (%d/%d replicas available)", name, w.Available, w.Desired)
+		return ReasonDeploying, fmt.Sprintf("waiting for Deployment %s to become available%s", name, replicaCounts(w))
 	case RollingOut:
-		return ReasonRollingOut, fmt.Sprintf("rolling out a new version of Deployment %s while the previous version serves (%d/%d replicas available)", name, w.Available, w.Desired)
+		return ReasonRollingOut, fmt.Sprintf("rolling out a new version of Deployment %s while the previous version serves%s", name, replicaCounts(w))
 	case Ready:
 		return ReasonReady, fmt.Sprintf("Deployment %s is available (%d/%d replicas)", name, w.Available, w.Desired)
 	case Degraded:
@@ -41,4 +41,13 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// replicaCounts says how many replicas are available, once the Deployment
+// exists and reports any.
+func replicaCounts(w Workload) string {
+	if !w.Exists || w.Desired == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d/%d replicas available)", w.Available, w.Desired)
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/rest"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+
+	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/controllers"
+	"github.com/fsmserve/fsmserve/internal/tracing"
+)
+
+type managerFlags struct {
+	metricsAddr    string
+	healthAddr     string
+	leaderElection bool
+	kubeconfig     string
+}
+
+func newManagerCommand() *cobra.Command {
+	var f managerFlags
+	cmd := &cobra.Command{
+		Use:   "manager",
+		Short: "Run the controllers (InferenceService lifecycle) against a cluster",
+		Long: "manager runs fsmserve's controllers. It reads inferenceservice-config from the\n" +
+			"namespace in $POD_NAMESPACE (default kserve) and exports lifecycle traces over\n" +
+			"OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			cmd.SilenceUsage = true
+			ctrl.SetLogger(zap.New())
+			cfg, err := restConfig(f.kubeconfig)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runManager(ctx, cfg, controllers.ManagerOptions{
+				SystemNamespace: config.SystemNamespace(), MetricsAddr: f.metricsAddr,
+				HealthAddr: f.healthAddr, LeaderElection: f.leaderElection,
+			})
+		},
+	}
+	cmd.Flags().StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address for Prometheus metrics; 0 disables")
+	cmd.Flags().StringVar(&f.healthAddr, "health-probe-bind-address", ":8081", "address for /healthz and /readyz; 0 disables")
+	cmd.Flags().BoolVar(&f.leaderElection, "leader-elect", false, "elect a leader so only one replica reconciles")
+	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig path; in-cluster config or $KUBECONFIG when empty")
+	return cmd
+}
+
+func restConfig(kubeconfig string) (*rest.Config, error) {
+	if kubeconfig != "" {
+		os.Setenv("KUBECONFIG", kubeconfig)
+	}
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		return nil, fmt.Errorf("no cluster to talk to: %w (pass --kubeconfig or set KUBECONFIG)", err)
+	}
+	return cfg, nil
+}
+
+// runManager runs the controllers until ctx ends, with tracing from the
+// standard OTEL_* environment.
+func runManager(ctx context.Context, cfg *rest.Config, o controllers.ManagerOptions) error {
+	tp, shutdown, err := tracing.Setup(ctx, "fsmserve-manager")
+	if err != nil {
+		return fmt.Errorf("tracing: %w", err)
+	}
+	defer func() { _ = shutdown(context.Background()) }()
+	mgr, err := controllers.NewManager(cfg, o)
+	if err != nil {
+		return err
+	}
+	if err := controllers.Setup(mgr, controllers.Options{SystemNamespace: o.SystemNamespace, TracerProvider: tp}); err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
+}
