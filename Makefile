@@ -13,11 +13,11 @@ all: build
 build:
 	$(GO) build -o bin/fsmserve ./cmd/fsmserve
 
-## run: a local cluster (etcd, kube-apiserver, controller-manager, scheduler, kwok) with fsmserve running in it.
+## run: (ARGS=--jaeger adds Jaeger) a local cluster (etcd, kube-apiserver, controller-manager, scheduler, kwok) with fsmserve running in it.
 run: build
 	@echo "fsmserve: first run builds the cluster binaries into the cache outside the clone (several minutes on 2 cores)"
-	$(GO) run ./hack/ensure-assets >/dev/null
-	./bin/fsmserve dev
+	$(GO) run ./hack/ensure-assets $(if $(findstring --jaeger,$(ARGS)),--jaeger) >/dev/null
+	./bin/fsmserve dev $(ARGS)
 
 ## assets: build (once) the cluster binaries into the cache; prints the envtest assets directory.
 assets:
