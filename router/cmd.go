@@ -94,7 +94,7 @@ func run(ctx context.Context, s *Server, ln net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	log.Info("shutdown signal received; failing readiness and draining", "drainPeriod", s.opts.DrainPeriod, "drainIdle", s.opts.DrainIdle)
+	log.Info("shutdown signal received; failing readiness and draining", "drainPeriod", s.opts.DrainPeriod.String(), "drainIdle", s.opts.DrainIdle.String())
 	sctx, cancel := context.WithTimeout(context.Background(), s.shutdownGrace())
 	defer cancel()
 	err := s.Shutdown(sctx)

@@ -163,7 +163,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.shuttingDown.Store(true)
 	began := time.Now()
 	s.drain(ctx, began)
-	s.opts.Logger.Info("drain finished; closing the server", "drained", time.Since(began).Round(time.Millisecond), "inFlight", s.router.inFlight.Load())
+	s.opts.Logger.Info("drain finished; closing the server", "drained", time.Since(began).Round(time.Millisecond).String(), "inFlight", s.router.inFlight.Load())
 	err := s.http.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	return err
