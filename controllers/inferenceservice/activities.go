@@ -17,9 +17,6 @@ import (
 	"github.com/fsmserve/fsmserve/steps/ingress"
 )
 
-// TraceParentAnnotation on a child carries the episode's trace context, so
-// whatever the child runs can continue the trace.
-const TraceParentAnnotation = "fsmserve.io/traceparent"
 
 // ReasonDeploymentRejected is the reason when the API server refuses the
 // predictor's children (for example an invalid pod spec).
@@ -74,7 +71,7 @@ func (sc *scope) applyPredictor(ctx context.Context) error {
 		return err
 	}
 	sc.service = d.Service
-	d.Deployment.Annotations[TraceParentAnnotation] = sc.traceParent
+	stampTraceContext(d.Deployment, sc.deployment, sc.traceParent)
 	if err := sc.apply(ctx, d.Deployment, rvOf(sc.deployment)); err != nil {
 		return err
 	}

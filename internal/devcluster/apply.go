@@ -7,6 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -212,24 +215,36 @@ func (a *applier) ensureNamespace(ctx context.Context, name string) error {
 	return nil
 }
 
-// waitCRDsEstablished waits for every CRD among objs to be Established, then
-// forgets cached discovery so their kinds resolve.
+// waitCRDsEstablished waits for every CRD among objs to be Established (one
+// list per poll, however many CRDs), then forgets cached discovery so their
+// kinds resolve.
 func (a *applier) waitCRDsEstablished(ctx context.Context, objs []*unstructured.Unstructured) error {
+	pending := map[string]bool{}
 	for _, o := range objs {
-		if o.GetKind() != "CustomResourceDefinition" {
-			continue
+		if o.GetKind() == "CustomResourceDefinition" {
+			pending[o.GetName()] = true
 		}
-		name := o.GetName()
-		err := waitFor(ctx, "CRD "+name+" to be Established", 30*time.Second, nil, func(ctx context.Context) (bool, error) {
-			crd, err := a.dyn.Resource(crdGVR).Get(ctx, name, metav1.GetOptions{})
-			if err != nil {
-				return false, err
-			}
-			return hasCondition(crd, "Established"), nil
-		})
+	}
+	if len(pending) == 0 {
+		return nil
+	}
+	err := waitFor(ctx, "the CRDs to be Established", 30*time.Second, nil, func(ctx context.Context) (bool, error) {
+		list, err := a.dyn.Resource(crdGVR).List(ctx, metav1.ListOptions{})
 		if err != nil {
-			return err
+			return false, err
 		}
+		for i := range list.Items {
+			if hasCondition(&list.Items[i], "Established") {
+				delete(pending, list.Items[i].GetName())
+			}
+		}
+		if len(pending) > 0 {
+			return false, fmt.Errorf("not Established yet: %s", strings.Join(slices.Sorted(maps.Keys(pending)), ", "))
+		}
+		return true, nil
+	})
+	if err != nil {
+		return err
 	}
 	a.mapper.Reset()
 	return nil

@@ -201,6 +201,9 @@ func EnsureBinaries(ctx context.Context, opts EnsureOptions) (Binaries, error) {
 	if progress == nil {
 		progress = io.Discard
 	}
+	if err := checkToolNames(opts.Only); err != nil {
+		return Binaries{}, err
+	}
 	components := []component{etcdComponent, kwokComponent, kubernetesComponent}
 	if opts.Jaeger {
 		components = append(components, jaegerComponent)
@@ -216,6 +219,21 @@ func EnsureBinaries(ctx context.Context, opts EnsureOptions) (Binaries, error) {
 		}
 	}
 	return binariesIn(cache), nil
+}
+
+func checkToolNames(names []string) error {
+	var known []string
+	for _, c := range []component{etcdComponent, kubernetesComponent, kwokComponent, jaegerComponent} {
+		for _, t := range c.tools {
+			known = append(known, t.name)
+		}
+	}
+	for _, n := range names {
+		if !contains(known, n) {
+			return fmt.Errorf("unknown binary %q: choose from %s", n, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 func selectTools(c component, only []string) []string {

@@ -132,3 +132,9 @@ func writeExecutable(t *testing.T, path string) {
 	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 	require.NoError(t, os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755))
 }
+
+func TestEnsureBinariesRejectsUnknownNames(t *testing.T) {
+	t.Setenv("FSMSERVE_CACHE", t.TempDir())
+	_, err := EnsureBinaries(t.Context(), EnsureOptions{Only: []string{"etcd", "kubelet"}})
+	assert.ErrorContains(t, err, `unknown binary "kubelet": choose from etcd, kube-apiserver`)
+}

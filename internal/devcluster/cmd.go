@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -57,7 +58,7 @@ func NewDevCommand(h Hooks) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.kubeconfigOut, "kubeconfig-out", filepath.Join(".fsmserve", "kubeconfig"), "where to write the admin kubeconfig")
+	fl.StringVar(&f.kubeconfigOut, "kubeconfig-out", "", "where to write the admin kubeconfig (default <work-dir>/kubeconfig, so .fsmserve/kubeconfig)")
 	fl.StringVar(&f.workDir, "work-dir", ".fsmserve", "directory for the cluster's state and logs (reset on every start)")
 	fl.IntVar(&f.nodes, "nodes", DefaultNodes, "number of fake nodes")
 	fl.IntVar(&f.gpuNodes, "gpu-nodes", 2, "how many of the nodes advertise 8 nvidia.com/gpu")
@@ -73,6 +74,9 @@ func runDev(cmd *cobra.Command, h Hooks, f devFlags) error {
 	bins, err := EnsureBinaries(ctx, EnsureOptions{Jaeger: f.jaeger, Progress: progress})
 	if err != nil {
 		return err
+	}
+	if f.kubeconfigOut == "" {
+		f.kubeconfigOut = filepath.Join(f.workDir, "kubeconfig")
 	}
 	cluster, err := New(Options{
 		WorkDir: f.workDir, KubeconfigPath: f.kubeconfigOut,
@@ -103,6 +107,9 @@ func runDev(cmd *cobra.Command, h Hooks, f devFlags) error {
 		cancelRun()
 		return awaitRun(runErr)
 	case err := <-runErr:
+		if ctx.Err() != nil { // Run saw the signal first: an ordinary stop
+			return awaitRun(replay(err))
+		}
 		if err != nil {
 			return fmt.Errorf("fsmserve dev: the controllers failed: %w", err)
 		}
@@ -125,9 +132,11 @@ func setUp(ctx context.Context, cluster *Cluster, h Hooks, jaeger bool) (otlpEnd
 	if err != nil {
 		return "", fmt.Errorf("fsmserve dev: building the manifests to install: %w", err)
 	}
+	started := time.Now()
 	if err := cluster.ApplyManifests(ctx, docs...); err != nil {
 		return "", fmt.Errorf("fsmserve dev: installing manifests: %w", err)
 	}
+	fmt.Fprintf(cluster.opts.Progress, "fsmserve: manifests installed in %s\n", roundDuration(time.Since(started)))
 	return otlpEndpoint, nil
 }
 
@@ -153,14 +162,23 @@ func awaitRun(runErr <-chan error) error {
 	}
 }
 
+func replay(err error) <-chan error {
+	ch := make(chan error, 1)
+	ch <- err
+	return ch
+}
+
+// printReady tells the user how to reach the cluster, in one write that ends
+// with ReadyLine: whoever waits for that line has everything before it.
 func printReady(out io.Writer, cluster *Cluster, jaeger bool) {
-	fmt.Fprintln(out, ReadyLine)
-	fmt.Fprintf(out, "  export KUBECONFIG=%s\n", cluster.KubeconfigPath())
-	fmt.Fprintln(out, "  kubectl get nodes")
+	var b strings.Builder
+	fmt.Fprintf(&b, "export KUBECONFIG=%s   # then: kubectl get nodes\n", cluster.KubeconfigPath())
 	if jaeger {
-		fmt.Fprintf(out, "  Jaeger UI: %s\n", JaegerUIURL)
+		fmt.Fprintf(&b, "Jaeger UI: %s\n", JaegerUIURL)
 	}
-	fmt.Fprintf(out, "  process logs: %s; press Ctrl-C to stop\n", cluster.LogDir())
+	fmt.Fprintf(&b, "process logs: %s; press Ctrl-C to stop\n", cluster.LogDir())
+	b.WriteString(ReadyLine + "\n")
+	_, _ = io.WriteString(out, b.String())
 }
 
 func stopCluster(cluster *Cluster, progress io.Writer) {

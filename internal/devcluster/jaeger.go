@@ -38,14 +38,24 @@ func (c *Cluster) StartJaeger(ctx context.Context) (string, error) {
 	if err := os.MkdirAll(c.opts.LogDir, 0o755); err != nil {
 		return "", fmt.Errorf("creating log dir %s: %w", c.opts.LogDir, err)
 	}
-	p, err := c.launch(BinJaeger, bin, nil, nil)
+	// Jaeger traces its own query service into its own OTLP receiver, which
+	// shuts down first; without a short export timeout every stop waits 10 s.
+	p, err := c.launch(BinJaeger, bin, nil, []string{"OTEL_EXPORTER_OTLP_TRACES_TIMEOUT=500"})
 	if err != nil {
 		return "", err
 	}
 	services := JaegerUIURL + "/api/services"
-	err = waitFor(ctx, "Jaeger to answer "+services, jaegerReadyTimeout, []*process{p}, func(ctx context.Context) (bool, error) {
-		_, err := httpGet(ctx, http.DefaultClient, services)
-		return err == nil, err
+	// The query API starts before the OTLP receivers: wait for both.
+	err = waitFor(ctx, "Jaeger to answer "+services+" and accept OTLP", jaegerReadyTimeout, []*process{p}, func(ctx context.Context) (bool, error) {
+		if _, err := httpGet(ctx, http.DefaultClient, services); err != nil {
+			return false, err
+		}
+		for _, port := range []int{JaegerOTLPHTTPPort, JaegerOTLPGRPCPort} {
+			if err := checkListening(ctx, port); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
 	})
 	if err != nil {
 		return "", err
@@ -59,4 +69,13 @@ func checkPortFree(port int) error {
 		return fmt.Errorf("port %d is in use: %w", port, err)
 	}
 	return l.Close()
+}
+
+func checkListening(ctx context.Context, port int) error {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	return conn.Close()
 }

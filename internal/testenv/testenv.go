@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
+	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/internal/devcluster"
 	"github.com/fsmserve/fsmserve/internal/scheme"
 )
@@ -25,6 +26,7 @@ type Env struct {
 	Client client.Client
 	Scheme *runtime.Scheme
 	env    *envtest.Environment
+	crdDir string
 }
 
 // Options tune Start.
@@ -39,14 +41,14 @@ func Start(opts Options) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("envtest binaries: %w (build them with `go run ./hack/ensure-assets`)", err)
 	}
-	root, err := RepoRoot()
+	crdDir, err := writeCRDs()
 	if err != nil {
 		return nil, err
 	}
 	s := scheme.New()
 	env := &envtest.Environment{
 		BinaryAssetsDirectory:    assets,
-		CRDDirectoryPaths:        []string{filepath.Join(root, "config", "crd", "bases")},
+		CRDDirectoryPaths:        []string{crdDir},
 		ErrorIfCRDPathMissing:    true,
 		Scheme:                   s,
 		ControlPlaneStartTimeout: 60 * time.Second,
@@ -64,30 +66,34 @@ func Start(opts Options) (*Env, error) {
 		_ = env.Stop()
 		return nil, err
 	}
-	return &Env{Config: cfg, Client: c, Scheme: s, env: env}, nil
+	return &Env{Config: cfg, Client: c, Scheme: s, env: env, crdDir: crdDir}, nil
 }
 
-// Stop stops the API server and etcd.
-func (e *Env) Stop() error { return e.env.Stop() }
-
-// Environment exposes the underlying envtest environment (for webhook options).
-func (e *Env) Environment() *envtest.Environment { return e.env }
-
-// RepoRoot finds the repository root (the directory holding go.mod) from the
-// working directory, which is the package directory under `go test`.
-func RepoRoot() (string, error) {
-	dir, err := os.Getwd()
+// writeCRDs writes the CRDs embedded in the binary to a scratch directory for
+// envtest, so a test (or `fsmserve scenario run`) installs exactly the CRDs it
+// was built with, with or without a checkout.
+func writeCRDs() (string, error) {
+	crds, err := config.CRDs()
 	if err != nil {
 		return "", err
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("go.mod not found above the working directory")
-		}
-		dir = parent
+	dir, err := os.MkdirTemp("", "fsmserve-crds-")
+	if err != nil {
+		return "", err
 	}
+	for i, doc := range crds {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("crd-%02d.yaml", i)), doc, 0o644); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
 }
+
+// Stop stops the API server and etcd.
+func (e *Env) Stop() error {
+	defer os.RemoveAll(e.crdDir)
+	return e.env.Stop()
+}
+
+// Environment exposes the underlying envtest environment (for webhook options).
+func (e *Env) Environment() *envtest.Environment { return e.env }

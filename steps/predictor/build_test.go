@@ -89,6 +89,10 @@ func TestSklearnSampleBuildsKServesChildren(t *testing.T) {
 	assert.Equal(t, int32(1), d.HPA.Spec.MaxReplicas)
 	assert.Equal(t, int32(80), *d.HPA.Spec.Metrics[0].Resource.Target.AverageUtilization)
 
+	dep.Annotations["added-later"] = "x"
+	assert.NotContains(t, dep.Spec.Template.Annotations, "added-later", "the pod template must not share the Deployment's annotations")
+	delete(dep.Annotations, "added-later")
+
 	out, err := yaml.Marshal(dep)
 	require.NoError(t, err)
 	golden.Assert(t, "testdata/sklearn-deployment.yaml", string(out))

@@ -1,6 +1,8 @@
 package predictor
 
 import (
+	"maps"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -13,8 +15,11 @@ import (
 // deployment builds the predictor Deployment with KServe's defaults.
 func deployment(meta metav1.ObjectMeta, pod corev1.PodSpec, pred *v1beta1.PredictorSpec, class v1beta1.AutoscalerClass, deploy *config.DeployConfig) *appsv1.Deployment {
 	applyPodDefaults(&pod)
+	// The template gets its own copies: annotations later put on the
+	// Deployment (such as its trace context) must not change the pod template
+	// and so roll the pods.
 	template := corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{
-		Name: meta.Name, Namespace: meta.Namespace, Labels: meta.Labels, Annotations: meta.Annotations,
+		Name: meta.Name, Namespace: meta.Namespace, Labels: maps.Clone(meta.Labels), Annotations: maps.Clone(meta.Annotations),
 	}, Spec: pod}
 	d := &appsv1.Deployment{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "apps/v1", Kind: "Deployment"},

@@ -1,0 +1,83 @@
+package devcluster
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+)
+
+func TestFakeNodes(t *testing.T) {
+	tests := []struct {
+		name     string
+		n, gpus  int
+		wantGPUs []bool
+	}{
+		{"default three, two with GPUs", 3, 2, []bool{true, true, false}},
+		{"no GPUs", 2, 0, []bool{false, false}},
+		{"all GPUs", 1, 1, []bool{true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			nodes := fakeNodes(tt.n, tt.gpus)
+			assert.Len(t, nodes, tt.n)
+			for i, n := range nodes {
+				assert.Equal(t, NodeName(i), n.Name)
+				_, hasGPU := n.Status.Capacity[GPUResource]
+				assert.Equal(t, tt.wantGPUs[i], hasGPU, "node %d gpu", i)
+				_, allocGPU := n.Status.Allocatable[GPUResource]
+				assert.Equal(t, tt.wantGPUs[i], allocGPU, "node %d allocatable gpu", i)
+			}
+		})
+	}
+}
+
+func TestFakeNodeLooksLikeAKubeletRegisteredIt(t *testing.T) {
+	n := fakeNode(0, true)
+	assert.Equal(t, "fsmserve-node-0", n.Name)
+	assert.Equal(t, map[string]string{"kwok.x-k8s.io/node": "fake"}, n.Annotations)
+	assert.Equal(t, map[string]string{
+		"kubernetes.io/hostname":           "fsmserve-node-0",
+		"kubernetes.io/os":                 "linux",
+		"kubernetes.io/arch":               "amd64",
+		"node.kubernetes.io/instance-type": "fsmserve-gpu-8",
+		"type":                             "kwok",
+		"nvidia.com/gpu.present":           "true",
+	}, n.Labels)
+	for _, list := range []corev1.ResourceList{n.Status.Capacity, n.Status.Allocatable} {
+		assertQuantity(t, "16", list[corev1.ResourceCPU])
+		assertQuantity(t, "64Gi", list[corev1.ResourceMemory])
+		assertQuantity(t, "110", list[corev1.ResourcePods])
+		assertQuantity(t, "8", list["nvidia.com/gpu"])
+	}
+	assert.Empty(t, n.Spec.Taints, "ordinary pods must schedule on the fake nodes")
+
+	cpu := fakeNode(2, false)
+	assert.Equal(t, "fsmserve-cpu-16", cpu.Labels["node.kubernetes.io/instance-type"])
+	assert.NotContains(t, cpu.Labels, "nvidia.com/gpu.present")
+}
+
+func TestIsNodeReady(t *testing.T) {
+	tests := []struct {
+		name  string
+		conds []corev1.NodeCondition
+		want  bool
+	}{
+		{"no conditions", nil, false},
+		{"ready", []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue}}, true},
+		{"not ready", []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionFalse}}, false},
+		{"other condition only", []corev1.NodeCondition{{Type: corev1.NodeMemoryPressure, Status: corev1.ConditionTrue}}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, isNodeReady(&corev1.Node{Status: corev1.NodeStatus{Conditions: tt.conds}}))
+		})
+	}
+}
+
+func assertQuantity(t *testing.T, want string, got resource.Quantity) {
+	t.Helper()
+	w := resource.MustParse(want)
+	assert.Zero(t, w.Cmp(got), "want %s, got %s", want, got.String())
+}

@@ -1,0 +1,141 @@
+// Package scenariohost gives scenario tables somewhere to run: a real API
+// server (a fresh envtest, or an existing cluster), fsmserve's platform objects
+// (inferenceservice-config, runtimes) and fsmserve's controllers running
+// in-process on a fake clock, recording their spans.
+package scenariohost
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+	clocktesting "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/controllers"
+	"github.com/fsmserve/fsmserve/internal/devcluster"
+	"github.com/fsmserve/fsmserve/internal/scheme"
+	"github.com/fsmserve/fsmserve/internal/testenv"
+	"github.com/fsmserve/fsmserve/internal/tracing"
+	"github.com/fsmserve/fsmserve/scenarios/runner"
+)
+
+// Epoch is where the controllers' fake clock starts for every scenario, so
+// scenarios can expect exact lifecycle times.
+var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Host is a running API server with fsmserve's controllers in-process.
+type Host struct {
+	Harness *runner.Harness
+	Config  *rest.Config
+	cancel  context.CancelFunc
+	env     *testenv.Env
+	done    chan error
+}
+
+// Options choose the API server.
+type Options struct {
+	// Kubeconfig points at an existing cluster; empty starts a fresh envtest.
+	// The cluster must not run fsmserve itself: the scenario's controllers would
+	// compete with it.
+	Kubeconfig string
+	Progress   io.Writer
+}
+
+// Start brings the host up; Stop it when done.
+func Start(ctx context.Context, o Options) (*Host, error) {
+	h := &Host{done: make(chan error, 1)}
+	cfg, err := h.apiServer(o)
+	if err != nil {
+		return nil, err
+	}
+	h.Config = cfg
+	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
+	if err != nil {
+		h.Stop()
+		return nil, err
+	}
+	if err := installPlatform(ctx, cfg, c, o.Kubeconfig != ""); err != nil {
+		h.Stop()
+		return nil, err
+	}
+	spans := tracetest.NewSpanRecorder()
+	clk := clocktesting.NewFakeClock(Epoch)
+	if err := h.startControllers(ctx, cfg, clk, spans); err != nil {
+		h.Stop()
+		return nil, err
+	}
+	h.Harness = &runner.Harness{Client: c, Clock: clk, Spans: spans.Ended, SystemNamespace: config.SystemNamespace(), Progress: o.Progress}
+	return h, nil
+}
+
+func (h *Host) apiServer(o Options) (*rest.Config, error) {
+	if o.Kubeconfig != "" {
+		return clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
+	}
+	env, err := testenv.Start(testenv.Options{})
+	if err != nil {
+		return nil, err
+	}
+	h.env = env
+	return env.Config, nil
+}
+
+func (h *Host) startControllers(ctx context.Context, cfg *rest.Config, clk *clocktesting.FakeClock, spans *tracetest.SpanRecorder) error {
+	mgr, err := controllers.NewManager(cfg, controllers.ManagerOptions{SystemNamespace: config.SystemNamespace()})
+	if err != nil {
+		return err
+	}
+	if err := controllers.Setup(mgr, controllers.Options{SystemNamespace: config.SystemNamespace(), Clock: clk,
+		TracerProvider: tracing.NewProvider("fsmserve-scenarios", spans), ClusterDomain: "cluster.local"}); err != nil {
+		return err
+	}
+	mctx, cancel := context.WithCancel(ctx)
+	h.cancel = cancel
+	go func() { h.done <- mgr.Start(mctx) }()
+	syncCtx, stop := context.WithTimeout(ctx, 60*time.Second)
+	defer stop()
+	if !mgr.GetCache().WaitForCacheSync(syncCtx) {
+		return fmt.Errorf("the controllers' caches did not sync within 60s")
+	}
+	return nil
+}
+
+// Stop stops the controllers and, when the host started one, the API server.
+func (h *Host) Stop() {
+	if h.cancel != nil {
+		h.cancel()
+		<-h.done
+	}
+	if h.env != nil {
+		_ = h.env.Stop()
+	}
+}
+
+// ResetClock puts the fake clock back at Epoch before a scenario.
+func (h *Host) ResetClock() { h.Harness.Clock.SetTime(Epoch) }
+
+// installPlatform creates the system namespace and fsmserve's default objects;
+// on an existing cluster the CRDs are installed first.
+func installPlatform(ctx context.Context, cfg *rest.Config, c client.Client, existing bool) error {
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: config.SystemNamespace()}}
+	if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+		return fmt.Errorf("create namespace %s: %w", ns.Name, err)
+	}
+	docs, err := config.DefaultManifests()
+	if existing {
+		docs, err = config.InstallManifests()
+	}
+	if err != nil {
+		return err
+	}
+	return devcluster.ApplyManifests(ctx, cfg, docs...)
+}
