@@ -17,7 +17,6 @@ import (
 	"github.com/fsmserve/fsmserve/steps/ingress"
 )
 
-
 // ReasonDeploymentRejected is the reason when the API server refuses the
 // predictor's children (for example an invalid pod spec).
 const ReasonDeploymentRejected = "DeploymentRejected"
