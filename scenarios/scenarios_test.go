@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
@@ -20,6 +22,7 @@ var host *scenariohost.Host
 
 func TestMain(m *testing.M) {
 	ctrl.SetLogger(zap.New(zap.WriteTo(os.Stderr), zap.Level(zapLevelError())))
+	klog.SetLogger(logr.Discard())
 	var err error
 	if host, err = scenariohost.Start(context.Background(), scenariohost.Options{}); err != nil {
 		fmt.Fprintln(os.Stderr, "scenarios:", err)

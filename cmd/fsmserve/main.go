@@ -31,6 +31,7 @@ func newRootCommand() *cobra.Command {
 		router.NewCommand(),
 		devcluster.NewDevCommand(devcluster.Hooks{Manifests: installManifests, Run: runInProcess}),
 		newMachinesCommand(),
+		newScenarioCommand(),
 	)
 	return root
 }
