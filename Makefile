@@ -35,7 +35,7 @@ test-unit:
 ## test-e2e: the local cluster end to end with Jaeger: kubectl apply, Ready, the rollout's trace read back.
 test-e2e: build
 	$(GO) run ./hack/ensure-assets --jaeger >/dev/null
-	FSMSERVE_E2E=1 $(GO) test -count=1 -timeout 20m ./test/e2e/...
+	$(GO) test -tags e2e -count=1 -timeout 20m -v ./test/e2e/...
 
 ## generate: regenerate deepcopy, CRDs, RBAC, webhook manifests and machine docs.
 # CRDs carry no descriptions (maxDescLen=0, as KServe's): with them the

@@ -22,6 +22,11 @@ func runInProcess(ctx context.Context, cfg *rest.Config, otlpEndpoint string) er
 	ctrl.SetLogger(zap.New(zap.WriteTo(devLog())))
 	if otlpEndpoint != "" {
 		os.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint)
+		// Locally, a rollout should show up in Jaeger within a second, not
+		// after the exporter's default five-second batch.
+		if os.Getenv("OTEL_BSP_SCHEDULE_DELAY") == "" {
+			os.Setenv("OTEL_BSP_SCHEDULE_DELAY", "500")
+		}
 	}
 	return runManager(ctx, cfg, controllers.ManagerOptions{SystemNamespace: config.SystemNamespace(), MetricsAddr: "0", HealthAddr: "0"})
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -71,4 +72,90 @@ func joinStrings(s []string) string {
 		out += x + ","
 	}
 	return out
+}
+
+// TestRolloutSpanTree checks, with the SDK's in-memory recorder, that one
+// rollout is one trace: the episode root, a reconcile span per reconcile that
+// did something, a Transition span per edge with its tags, and step spans.
+func TestRolloutSpanTree(t *testing.T) {
+	ns := newNamespace(t)
+	isvc := sklearn(ns)
+	isvc.Name = "traced"
+	if err := env.Client.Create(context.Background(), isvc); err != nil {
+		t.Fatal(err)
+	}
+	makeAvailable(t, ns, "traced-predictor")
+	var traceID string
+	eventually(t, 15*time.Second, func() string {
+		got := getISVC(t, ns, "traced")
+		if got.Status.Lifecycle == nil || got.Status.Lifecycle.State != "Ready" {
+			return stateAndConditions(got)
+		}
+		traceID = got.Status.Lifecycle.TraceID
+		return ""
+	})
+	eventually(t, 5*time.Second, func() string {
+		tree := spanTree(traceID)
+		if tree["Lifecycle InferenceService"] == 0 {
+			return "no root span yet"
+		}
+		return ""
+	})
+	byID := map[string]sdktrace.ReadOnlySpan{}
+	var root sdktrace.ReadOnlySpan
+	var transitions []string
+	for _, s := range spans.Ended() {
+		if s.SpanContext().TraceID().String() != traceID {
+			continue
+		}
+		byID[s.SpanContext().SpanID().String()] = s
+		if s.Name() == "Lifecycle InferenceService" {
+			root = s
+		}
+	}
+	if root == nil || root.Parent().IsValid() {
+		t.Fatalf("want one parentless episode root, got %v", root)
+	}
+	for _, s := range byID {
+		parent := byID[s.Parent().SpanID().String()]
+		switch s.Name() {
+		case "Reconcile InferenceService":
+			if s.Parent().SpanID() != root.SpanContext().SpanID() {
+				t.Errorf("a reconcile span is not a child of the episode root")
+			}
+		case "Transition":
+			if parent == nil || parent.Name() != "Reconcile InferenceService" {
+				t.Errorf("a transition span is not a child of a reconcile span")
+			}
+			transitions = append(transitions, attr(s, "sm.from")+"->"+attr(s, "sm.to"))
+		case "Step EnsurePredictor":
+			if parent == nil || parent.Name() != "Reconcile InferenceService" {
+				t.Errorf("a step span is not a child of a reconcile span")
+			}
+		}
+	}
+	for _, want := range []string{"Pending->Resolving", "Resolving->Deploying", "Deploying->Ready"} {
+		if !slices.Contains(transitions, want) {
+			t.Errorf("transition %s missing from the trace; have %v", want, transitions)
+		}
+	}
+}
+
+func spanTree(traceID string) map[string]int {
+	out := map[string]int{}
+	for _, s := range spans.Ended() {
+		if s.SpanContext().TraceID().String() == traceID {
+			out[s.Name()]++
+		}
+	}
+	return out
+}
+
+func attr(s sdktrace.ReadOnlySpan, key string) string {
+	for _, kv := range s.Attributes() {
+		if string(kv.Key) == key {
+			return kv.Value.Emit()
+		}
+	}
+	return ""
 }
