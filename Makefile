@@ -47,6 +47,7 @@ generate:
 	$(CONTROLLER_GEN) crd:maxDescLen=0 paths=./api/... output:crd:artifacts:config=config/crd/bases
 	$(GO) run ./api/internal/cmd/crdpatch config/crd/bases/serving.kserve.io_*.yaml
 	$(CONTROLLER_GEN) rbac:roleName=fsmserve-manager-role paths=./controllers/... paths=./webhooks/... output:rbac:artifacts:config=config/rbac
+	$(GO) run ./hack/webhookgen config/webhook/manifests.yaml
 	$(GO) run ./cmd/fsmserve machines docs --out docs/machines
 
 ## verify: formatting, vet and generated files are clean.
