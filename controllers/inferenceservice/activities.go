@@ -30,6 +30,9 @@ func (sc *scope) act(ctx context.Context, s machine.State, o machine.Observation
 	case machine.Deploying, machine.RollingOut, machine.Ready, machine.Degraded, machine.Failed:
 		sc.ensurePredictor(ctx, &o)
 		sc.ensureIngress(ctx, &o)
+	case machine.Repairing:
+		sc.ensurePredictor(ctx, &o)
+		sc.repairPods(ctx, o.UninjectedPods)
 	case machine.Stopped:
 		sc.deleteChildren(ctx, "Step DeleteWorkloads")
 		o.Predictor = machine.Workload{}

@@ -94,7 +94,7 @@ func (sc *scope) result(ctx context.Context, runErr error) (ctrl.Result, error) 
 	case engine.IsNotPermitted(runErr):
 		log.FromContext(ctx).V(1).Info("observation implied a trigger the state does not take", "error", runErr.Error())
 	}
-	return ctrl.Result{}, kerrors.NewAggregate(sc.errs)
+	return ctrl.Result{RequeueAfter: sc.requeueAfter}, kerrors.NewAggregate(sc.errs)
 }
 
 // stateOf returns the state stored in status, "" for a new object.

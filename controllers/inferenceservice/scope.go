@@ -2,6 +2,7 @@ package inferenceservice
 
 import (
 	"context"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	appsv1 "k8s.io/api/apps/v1"
@@ -50,6 +51,7 @@ type scope struct {
 
 	spans           *tracing.Recorder
 	changed         bool
+	requeueAfter    time.Duration
 	errs            []error
 	removeFinalizer bool
 }
@@ -124,5 +126,6 @@ func (sc *scope) observation() machine.Observation {
 		Problem:        sc.problem,
 		Predictor:      workloadOf(sc.deployment),
 		DeploymentName: sc.isvc.PredictorDeploymentName(),
+		UninjectedPods: uninjectedPods(sc.pods),
 	}
 }

@@ -62,6 +62,11 @@ func (sc *scope) setConditions(state machine.State, obs machine.Observation, now
 		msg := "stopped by annotation serving.kserve.io/stop"
 		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: v1beta1.ReasonStopped, Message: msg}, now)
 		st.SetCondition(common.Condition{Type: v1beta1.IngressReady, Status: corev1.ConditionFalse, Reason: v1beta1.ReasonStopped, Message: msg}, now)
+	case state == machine.Repairing:
+		// Pods without their storage initializer cannot serve the model,
+		// whatever the Deployment says.
+		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: l.Reason, Message: l.Message}, now)
+		st.SetCondition(sc.ingressReady(obs, l), now)
 	default:
 		st.SetCondition(predictorReady(sc.deployment, l), now)
 		st.SetCondition(sc.ingressReady(obs, l), now)

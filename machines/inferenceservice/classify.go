@@ -26,14 +26,29 @@ func Classify(s State, o Observation) (Trigger, bool) {
 	if t, ok := problemTrigger(s, o.Problem); ok {
 		return t, true
 	}
+	if t, ok := injectionTrigger(s, o); ok {
+		return t, true
+	}
 	return workloadTrigger(s, o.Predictor)
+}
+
+// injectionTrigger notices predictor pods the pod mutator never saw, and
+// their replacement by pods it did.
+func injectionTrigger(s State, o Observation) (Trigger, bool) {
+	switch s {
+	case Repairing:
+		return firstOf(len(o.UninjectedPods) == 0, InjectionRestored, false, "")
+	case Deploying, RollingOut, Ready, Degraded, Failed:
+		return firstOf(len(o.UninjectedPods) > 0, InjectionMissing, false, "")
+	}
+	return "", false
 }
 
 // reactsToSpecChange lists the states where a new generation starts a new
 // episode. Progressing states pick the new spec up on their own.
 func reactsToSpecChange(s State) bool {
 	switch s {
-	case Ready, Degraded, Failed, RuntimeUnavailable, InvalidSpec, ConfigInvalid:
+	case Ready, Degraded, Failed, RuntimeUnavailable, InvalidSpec, ConfigInvalid, Repairing:
 		return true
 	}
 	return false

@@ -58,6 +58,9 @@ func TestClassify(t *testing.T) {
 		{"progressing states pick spec changes up on their own", Deploying, with(func(o *Observation) { o.SpecChanged, o.Predictor = true, progress }), ""},
 		{"unsupported mode stays until deleted", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = false }), ""},
 		{"nothing moves a deleting object", Deleting, with(func(o *Observation) { o.Deleting = true }), ""},
+		{"a pod the mutator never saw starts a repair", Ready, with(func(o *Observation) { o.Predictor, o.UninjectedPods = complete, []string{"p-1"} }), InjectionMissing},
+		{"a repair ends when no such pod remains", Repairing, with(func(o *Observation) { o.Predictor = complete }), InjectionRestored},
+		{"a repair waits while such pods remain", Repairing, with(func(o *Observation) { o.Predictor, o.UninjectedPods = complete, []string{"p-1"} }), ""},
 	}
 	for _, c := range cases {
 		t.Run(c.why, func(t *testing.T) {

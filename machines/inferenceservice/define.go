@@ -45,6 +45,13 @@ func Define(b *engine.Builder[State, Trigger]) {
 		Permit(Recovered, Ready).
 		Permit(RolloutStarted, Deploying, nothingServing).
 		Permit(RolloutStarted, RollingOut, previousServing)
+	for _, s := range []State{Deploying, RollingOut, Ready, Degraded, Failed} {
+		b.Configure(s).Permit(InjectionMissing, Repairing)
+	}
+	b.Configure(Repairing).SubstateOf(Active).
+		Permit(InjectionRestored, Ready, rolledOut).
+		Permit(InjectionRestored, RollingOut, servingButRollingOut).
+		Permit(InjectionRestored, Deploying, nothingServing)
 	b.Configure(Stopped).SubstateOf(Active).
 		Permit(ResumeRequested, Pending).
 		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected)
@@ -62,4 +69,16 @@ func previousServing(_ context.Context, args ...any) bool {
 // nothingServing holds when no version serves yet.
 func nothingServing(_ context.Context, args ...any) bool {
 	return !engine.ObservationOf[Observation](args).Predictor.Serving
+}
+
+// rolledOut holds when the current version is fully rolled out and serving.
+func rolledOut(_ context.Context, args ...any) bool {
+	return engine.ObservationOf[Observation](args).Predictor.Complete()
+}
+
+// servingButRollingOut holds when a version serves but the current one is not
+// fully rolled out.
+func servingButRollingOut(_ context.Context, args ...any) bool {
+	w := engine.ObservationOf[Observation](args).Predictor
+	return w.Serving && !w.Complete()
 }

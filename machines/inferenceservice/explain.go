@@ -1,6 +1,9 @@
 package inferenceservice
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Explain gives the reason and message recorded in status.lifecycle for being
 // in state s. Failure states take their reason from the observation, so the
@@ -26,6 +29,8 @@ func Explain(s State, o Observation) (string, string) {
 		return orDefault(w.Reason, ReasonAvailabilityLost), fmt.Sprintf("Deployment %s lost availability (%d/%d replicas available): %s", name, w.Available, w.Desired, w.Message)
 	case Failed:
 		return w.Reason, fmt.Sprintf("rollout of Deployment %s failed: %s; fix the predictor spec or the runtime (see the pods' events), and it retries on the next change", name, w.Message)
+	case Repairing:
+		return ReasonPodMutationMissing, fmt.Sprintf("pods %s were created while the pod mutator was unavailable and lack the storage initializer or agent it injects; fsmserve deletes them so their ReplicaSet recreates them through the mutator (check that the webhook serves if this persists)", strings.Join(o.UninjectedPods, ", "))
 	case Stopped:
 		return ReasonStopped, "stopped by annotation serving.kserve.io/stop; remove it or set it to \"false\" to resume"
 	case UnsupportedMode:

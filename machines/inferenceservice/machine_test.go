@@ -38,12 +38,15 @@ func observationFromBits(bits uint16) Observation {
 	if bit(9) {
 		o.Predictor.Reason, o.Predictor.Message = "ProgressDeadlineExceeded", "deadline exceeded"
 	}
+	if bit(10) {
+		o.UninjectedPods = []string{"iris-predictor-abc"}
+	}
 	return o
 }
 
 func allObservations() []Observation {
-	out := make([]Observation, 0, 1<<10)
-	for bits := uint16(0); bits < 1<<10; bits++ {
+	out := make([]Observation, 0, 1<<11)
+	for bits := uint16(0); bits < 1<<11; bits++ {
 		out = append(out, observationFromBits(bits))
 	}
 	return out
@@ -61,7 +64,7 @@ func TestEveryStateTimesTriggerTable(t *testing.T) {
 // of every fact the guards read, enough for the costlier live checks.
 func representativeObservations() []Observation {
 	var out []Observation
-	for bits := uint16(0); bits < 1<<10; bits += 61 {
+	for bits := uint16(0); bits < 1<<11; bits += 61 {
 		out = append(out, observationFromBits(bits))
 	}
 	return append(out, observationFromBits(1<<6), observationFromBits(0))
@@ -90,7 +93,7 @@ func FuzzTriggerSequences(f *testing.F) {
 	f.Add([]byte{9, 1, 0x02, 1, 0x00, 1, 0x01})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
-			return observationFromBits(uint16(b) | uint16(b&3)<<8)
+			return observationFromBits(uint16(b) | uint16(b&7)<<8)
 		}, data)
 	})
 }

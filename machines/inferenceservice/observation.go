@@ -19,6 +19,9 @@ type Observation struct {
 	Predictor Workload
 	// Name of the predictor Deployment, for messages.
 	DeploymentName string
+	// UninjectedPods names predictor pods that lack what the pod mutator
+	// injects (storage initializer, agent): created while it was down.
+	UninjectedPods []string
 }
 
 // ProblemKind sorts the problems that stop a predictor from being built by who

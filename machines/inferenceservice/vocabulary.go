@@ -33,6 +33,9 @@ const (
 	Degraded State = "Degraded"
 	// Failed: the rollout failed (progress deadline exceeded or replica failure).
 	Failed State = "Failed"
+	// Repairing: predictor pods were created without what the pod mutator
+	// injects (it was down); they are being recreated through it.
+	Repairing State = "Repairing"
 	// Stopped: stopped by the serving.kserve.io/stop annotation.
 	Stopped State = "Stopped"
 	// UnsupportedMode: the object asks for a deployment mode fsmserve does not run.
@@ -57,6 +60,8 @@ const (
 	AvailabilityLost     Trigger = "AvailabilityLost"
 	AvailabilityRestored Trigger = "AvailabilityRestored"
 	Recovered            Trigger = "Recovered"
+	InjectionMissing     Trigger = "InjectionMissing"
+	InjectionRestored    Trigger = "InjectionRestored"
 	SpecChanged          Trigger = "SpecChanged"
 	StopRequested        Trigger = "StopRequested"
 	ResumeRequested      Trigger = "ResumeRequested"
@@ -73,14 +78,15 @@ const MachineName = "inferenceservice"
 // ProgressDeadlineExceeded, InvalidIngressConfig, ...) come from the
 // observation so they say exactly what went wrong.
 const (
-	ReasonPending          = "Pending"
-	ReasonResolving        = "ResolvingRuntime"
-	ReasonDeploying        = "Deploying"
-	ReasonRollingOut       = "RollingOut"
-	ReasonReady            = "PredictorAvailable"
-	ReasonStopped          = "Stopped"
-	ReasonDeleting         = "Deleting"
-	ReasonRecovering       = "RecoveringUnknownState"
-	ReasonModeUnsupported  = "DeploymentModeUnsupported"
-	ReasonAvailabilityLost = "AvailabilityLost"
+	ReasonPending            = "Pending"
+	ReasonResolving          = "ResolvingRuntime"
+	ReasonDeploying          = "Deploying"
+	ReasonRollingOut         = "RollingOut"
+	ReasonReady              = "PredictorAvailable"
+	ReasonStopped            = "Stopped"
+	ReasonDeleting           = "Deleting"
+	ReasonRecovering         = "RecoveringUnknownState"
+	ReasonModeUnsupported    = "DeploymentModeUnsupported"
+	ReasonAvailabilityLost   = "AvailabilityLost"
+	ReasonPodMutationMissing = "PodMutationMissing"
 )
