@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
+	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers/inferenceservice"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 	"github.com/fsmserve/fsmserve/internal/tracing"
@@ -66,7 +67,7 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 	tracer := opts.TracerProvider.Tracer(tracing.InstrumentationName)
 	isvc := &inferenceservice.Reconciler{
 		Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Clock: opts.Clock, ClusterDomain: opts.ClusterDomain,
-		Config: &inferenceservice.ConfigSource{Reader: mgr.GetClient(), Namespace: opts.SystemNamespace},
+		Config: &config.Source{Reader: mgr.GetClient(), Namespace: opts.SystemNamespace},
 		Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
 			Kind: "InferenceService", Machine: isvcmachine.MachineName},
 	}

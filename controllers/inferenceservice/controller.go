@@ -19,6 +19,7 @@ import (
 
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
+	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 	"github.com/fsmserve/fsmserve/internal/tracing"
 	"github.com/fsmserve/fsmserve/machines/engine"
@@ -30,7 +31,7 @@ type Reconciler struct {
 	Client    client.Client
 	Scheme    *runtime.Scheme
 	Clock     clock.PassiveClock
-	Config    *ConfigSource
+	Config    *config.Source
 	Publisher *lifecycle.Publisher
 	// ClusterDomain is the cluster's DNS domain, for status.address.
 	ClusterDomain string
