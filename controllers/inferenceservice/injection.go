@@ -33,7 +33,9 @@ func uninjectedPods(pods []corev1.Pod) []string {
 
 func missesInjection(p *corev1.Pod) bool {
 	ann := p.Annotations
-	if uri, ok := ann[v1beta1.StorageInitializerSourceURIAnnotation]; ok && downloads(uri, p) && !hasContainer(p.Spec.InitContainers, v1beta1.StorageInitializerContainerName) {
+	// A model puller (agent annotation) replaces the storage initializer.
+	puller := ann[v1beta1.AgentInternalAnnotation] == "true"
+	if uri, ok := ann[v1beta1.StorageInitializerSourceURIAnnotation]; ok && !puller && downloads(uri, p) && !hasContainer(p.Spec.InitContainers, v1beta1.StorageInitializerContainerName) {
 		return true
 	}
 	needsAgent := ann[v1beta1.LoggerInternalAnnotation] == "true" || ann[v1beta1.BatcherInternalAnnotation] == "true"
