@@ -31,6 +31,13 @@ func NewManager(cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
 	if o.HealthAddr == "" {
 		o.HealthAddr = "0"
 	}
+	cfg = rest.CopyConfig(cfg)
+	// client-go's default of 5 requests/s (burst 10) throttles a manager that
+	// reconciles and answers admission requests for many objects; the API
+	// server's own priority and fairness is the real limit.
+	if cfg.QPS == 0 {
+		cfg.QPS, cfg.Burst = 100, 200
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  scheme.New(),
 		Cache:                   CacheOptions(o.SystemNamespace),

@@ -118,7 +118,7 @@ const (
 type MetricTarget struct {
 	// Type says which of value, averageValue or averageUtilization applies.
 	// +optional
-	Type MetricTargetType `json:"type"`
+	Type MetricTargetType `json:"type,omitempty"`
 	// Value is the target value of the metric.
 	// +optional
 	Value *MetricQuantity `json:"value,omitempty"`
@@ -154,7 +154,7 @@ const (
 type ExternalMetrics struct {
 	// Backend is prometheus or graphite.
 	// +optional
-	Backend MetricsBackend `json:"backend"`
+	Backend MetricsBackend `json:"backend,omitempty"`
 	// ServerAddress of the backend.
 	// +optional
 	ServerAddress string `json:"serverAddress,omitempty"`
@@ -170,7 +170,7 @@ type ExternalMetrics struct {
 type PodMetrics struct {
 	// Backend is opentelemetry.
 	// +optional
-	Backend PodsMetricsBackend `json:"backend"`
+	Backend PodsMetricsBackend `json:"backend,omitempty"`
 	// ServerAddress of the backend.
 	// +optional
 	ServerAddress string `json:"serverAddress,omitempty"`

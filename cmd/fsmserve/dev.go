@@ -2,23 +2,42 @@ package main
 
 import (
 	"context"
+	"net"
 	"os"
+	"strconv"
 
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
+	"github.com/fsmserve/fsmserve/internal/devcluster"
+	"github.com/fsmserve/fsmserve/internal/scheme"
+	"github.com/fsmserve/fsmserve/webhooks"
+	"github.com/fsmserve/fsmserve/webhooks/certs"
 )
 
 // installManifests is what fsmserve dev installs: CRDs, the default storage
 // container, inferenceservice-config (Standard mode) and KServe's runtimes.
 func installManifests() ([][]byte, error) { return config.InstallManifests() }
 
-// runInProcess runs the manager inside `fsmserve dev`, exporting traces to the
-// local Jaeger when it runs.
-func runInProcess(ctx context.Context, cfg *rest.Config, otlpEndpoint string) error {
+// inProcess runs the manager inside `fsmserve dev`: controllers plus the
+// admission webhooks, served on loopback where the local API server reaches
+// them, with fsmserve's own certificate injected into their configurations.
+type inProcess struct {
+	started chan *certs.Manager
+	port    int
+}
+
+func newInProcess() *inProcess { return &inProcess{started: make(chan *certs.Manager, 1)} }
+
+func (p *inProcess) hooks() devcluster.Hooks {
+	return devcluster.Hooks{Manifests: installManifests, Run: p.run, Ready: p.ready}
+}
+
+func (p *inProcess) run(ctx context.Context, cfg *rest.Config, otlpEndpoint string) error {
 	ctrl.SetLogger(zap.New(zap.WriteTo(devLog())))
 	if otlpEndpoint != "" {
 		os.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", otlpEndpoint)
@@ -28,7 +47,46 @@ func runInProcess(ctx context.Context, cfg *rest.Config, otlpEndpoint string) er
 			os.Setenv("OTEL_BSP_SCHEDULE_DELAY", "500")
 		}
 	}
-	return runManager(ctx, cfg, controllers.ManagerOptions{SystemNamespace: config.SystemNamespace(), MetricsAddr: "0", HealthAddr: "0"})
+	ns := config.SystemNamespace()
+	port, err := freePort()
+	if err != nil {
+		return err
+	}
+	p.port = port
+	if err := installWebhookConfigurations(ctx, cfg, ns, port); err != nil {
+		return err
+	}
+	return runManager(ctx, cfg, controllers.ManagerOptions{SystemNamespace: ns, MetricsAddr: "0", HealthAddr: "0"},
+		webhooks.ServeOptions{SystemNamespace: ns, Host: "127.0.0.1", Port: port, IPs: []net.IP{net.ParseIP("127.0.0.1")}}, p.started)
+}
+
+// ready waits until admission works: the certificate injected and the
+// webhook server completing TLS handshakes.
+func (p *inProcess) ready(ctx context.Context) error {
+	var cm *certs.Manager
+	select {
+	case cm = <-p.started:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return webhooks.WaitServing(ctx, cm, "127.0.0.1:"+strconv.Itoa(p.port))
+}
+
+func installWebhookConfigurations(ctx context.Context, cfg *rest.Config, ns string, port int) error {
+	c, err := client.New(cfg, client.Options{Scheme: scheme.New()})
+	if err != nil {
+		return err
+	}
+	return webhooks.Install(ctx, c, ns, webhooks.AtURL("https://127.0.0.1:"+strconv.Itoa(port)))
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // devLog keeps the manager's logs out of the terminal the user is typing in.

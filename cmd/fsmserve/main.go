@@ -29,7 +29,7 @@ func newRootCommand() *cobra.Command {
 	root.AddCommand(
 		newManagerCommand(),
 		router.NewCommand(),
-		devcluster.NewDevCommand(devcluster.Hooks{Manifests: installManifests, Run: runInProcess}),
+		devcluster.NewDevCommand(newInProcess().hooks()),
 		newMachinesCommand(),
 		newScenarioCommand(),
 	)

@@ -15,6 +15,8 @@ import (
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
 	"github.com/fsmserve/fsmserve/internal/tracing"
+	"github.com/fsmserve/fsmserve/webhooks"
+	"github.com/fsmserve/fsmserve/webhooks/certs"
 )
 
 type managerFlags struct {
@@ -22,6 +24,8 @@ type managerFlags struct {
 	healthAddr     string
 	leaderElection bool
 	kubeconfig     string
+	webhookPort    int
+	webhookCertDir string
 }
 
 func newManagerCommand() *cobra.Command {
@@ -42,16 +46,20 @@ func newManagerCommand() *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			ns := config.SystemNamespace()
 			return runManager(ctx, cfg, controllers.ManagerOptions{
-				SystemNamespace: config.SystemNamespace(), MetricsAddr: f.metricsAddr,
+				SystemNamespace: ns, MetricsAddr: f.metricsAddr,
 				HealthAddr: f.healthAddr, LeaderElection: f.leaderElection,
-			})
+			}, webhooks.ServeOptions{SystemNamespace: ns, Port: f.webhookPort, CertDir: f.webhookCertDir}, nil)
 		},
 	}
 	cmd.Flags().StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address for Prometheus metrics; 0 disables")
 	cmd.Flags().StringVar(&f.healthAddr, "health-probe-bind-address", ":8081", "address for /healthz and /readyz; 0 disables")
 	cmd.Flags().BoolVar(&f.leaderElection, "leader-elect", false, "elect a leader so only one replica reconciles")
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig path; in-cluster config or $KUBECONFIG when empty")
+	cmd.Flags().IntVar(&f.webhookPort, "webhook-port", 9443, "port of the admission webhook server")
+	cmd.Flags().StringVar(&f.webhookCertDir, "webhook-cert-dir", "/tmp/k8s-webhook-server/serving-certs",
+		"directory with tls.crt and tls.key from cert-manager; when they are absent fsmserve issues, injects and rotates its own")
 	return cmd
 }
 
@@ -66,20 +74,32 @@ func restConfig(kubeconfig string) (*rest.Config, error) {
 	return cfg, nil
 }
 
-// runManager runs the controllers until ctx ends, with tracing from the
-// standard OTEL_* environment.
-func runManager(ctx context.Context, cfg *rest.Config, o controllers.ManagerOptions) error {
+// runManager runs the controllers and the admission webhooks until ctx ends,
+// with tracing from the standard OTEL_* environment. started, when not nil,
+// receives the certificate manager (nil with external certificates).
+func runManager(ctx context.Context, cfg *rest.Config, o controllers.ManagerOptions, w webhooks.ServeOptions, started chan<- *certs.Manager) error {
 	tp, shutdown, err := tracing.Setup(ctx, "fsmserve-manager")
 	if err != nil {
 		return fmt.Errorf("tracing: %w", err)
 	}
 	defer func() { _ = shutdown(context.Background()) }()
+	srv, cm, err := webhooks.NewServer(cfg, w)
+	if err != nil {
+		return err
+	}
+	o.Webhook = srv
 	mgr, err := controllers.NewManager(cfg, o)
 	if err != nil {
 		return err
 	}
 	if err := controllers.Setup(mgr, controllers.Options{SystemNamespace: o.SystemNamespace, TracerProvider: tp}); err != nil {
 		return err
+	}
+	if err := webhooks.Register(mgr, o.SystemNamespace, cm); err != nil {
+		return err
+	}
+	if started != nil {
+		started <- cm
 	}
 	return mgr.Start(ctx)
 }

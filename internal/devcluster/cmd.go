@@ -26,6 +26,9 @@ type Hooks struct {
 	// Run runs fsmserve's controllers (and webhooks) in-process against cfg until ctx ends.
 	// otlpEndpoint is "" unless --jaeger was given.
 	Run func(ctx context.Context, cfg *rest.Config, otlpEndpoint string) error
+	// Ready, when set, blocks until what Run started serves (admission
+	// webhooks, for one); the ready line waits for it.
+	Ready func(ctx context.Context) error
 }
 
 type devFlags struct {
@@ -38,6 +41,9 @@ type devFlags struct {
 
 // runStopTimeout bounds how long shutdown waits for Run to return.
 const runStopTimeout = 30 * time.Second
+
+// readyTimeout bounds the wait for Hooks.Ready.
+const readyTimeout = 2 * time.Minute
 
 // NewDevCommand returns `fsmserve dev`: build the binaries if needed, start a
 // local cluster with fake nodes, install h.Manifests, run h.Run against it
@@ -98,6 +104,10 @@ func runDev(cmd *cobra.Command, h Hooks, f devFlags) error {
 	defer cancelRun()
 	runErr := make(chan error, 1)
 	go func() { runErr <- runHook(runCtx, h, cluster.RESTConfig(), otlp) }()
+	if err := awaitReady(ctx, h, runErr); err != nil {
+		cancelRun()
+		return err
+	}
 	printReady(cmd.OutOrStdout(), cluster, f.jaeger)
 
 	select {
@@ -138,6 +148,27 @@ func setUp(ctx context.Context, cluster *Cluster, h Hooks, jaeger bool) (otlpEnd
 	}
 	fmt.Fprintf(cluster.opts.Progress, "fsmserve: manifests installed in %s\n", roundDuration(time.Since(started)))
 	return otlpEndpoint, nil
+}
+
+// awaitReady waits for the in-process controllers and webhooks to say they
+// serve, so the ready line never precedes a working kubectl apply.
+func awaitReady(ctx context.Context, h Hooks, runErr <-chan error) error {
+	if h.Ready == nil {
+		return nil
+	}
+	readyCtx, cancel := context.WithTimeout(ctx, readyTimeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- h.Ready(readyCtx) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			return fmt.Errorf("fsmserve dev: the controllers did not become ready: %w", err)
+		}
+		return nil
+	case err := <-runErr:
+		return fmt.Errorf("fsmserve dev: the controllers stopped before they were ready: %v", err)
+	}
 }
 
 func runHook(ctx context.Context, h Hooks, cfg *rest.Config, otlp string) error {

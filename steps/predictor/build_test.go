@@ -206,3 +206,15 @@ func TestDeploymentStrategy(t *testing.T) {
 	assert.Equal(t, appsv1.RecreateDeploymentStrategyType, d.Deployment.Spec.Strategy.Type)
 	assert.Nil(t, d.Deployment.Spec.RevisionHistoryLimit, "set only on the default path")
 }
+
+func TestMemoryAverageValueTargetIsInMiB(t *testing.T) {
+	rt := shippedRuntime(t, "kserve-sklearnserver.yaml")
+	isvc := sklearnSample()
+	memory, avg, target := v1beta1.ScaleMetric("memory"), v1beta1.AverageValueMetricType, int32(512)
+	isvc.Spec.Predictor.ScaleMetric, isvc.Spec.Predictor.ScaleMetricType, isvc.Spec.Predictor.ScaleTarget = &memory, &avg, &target
+	d, err := Build(prepare(t, isvc, rt), rt, config.Default())
+	require.NoError(t, err)
+	m := d.HPA.Spec.Metrics[0].Resource
+	assert.Equal(t, corev1.ResourceMemory, m.Name)
+	assert.Equal(t, "512Mi", m.Target.AverageValue.String())
+}

@@ -1,8 +1,11 @@
 package predictor
 
 import (
+	"strconv"
+
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
@@ -50,6 +53,11 @@ func hpaMetrics(pred *v1beta1.PredictorSpec) []autoscalingv2.MetricSpec {
 			target = *pred.ScaleTarget
 		}
 		return []autoscalingv2.MetricSpec{utilization(corev1.ResourceCPU, target)}
+	case metric == "memory" && pred.ScaleTarget != nil && pred.ScaleMetricType != nil && *pred.ScaleMetricType == v1beta1.AverageValueMetricType:
+		// An AverageValue memory target is in MiB, as admission documents it.
+		q := resource.MustParse(strconv.Itoa(int(*pred.ScaleTarget)) + "Mi")
+		return []autoscalingv2.MetricSpec{{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
+			Name: corev1.ResourceMemory, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}}}
 	case metric == "memory" && pred.ScaleTarget != nil:
 		return []autoscalingv2.MetricSpec{utilization(corev1.ResourceMemory, *pred.ScaleTarget)}
 	}

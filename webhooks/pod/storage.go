@@ -191,7 +191,8 @@ func mountPVC(pod *corev1.Pod, user *corev1.Container, plan *storagePlan) error 
 		return fmt.Errorf("storage URI %q names no claim; write it as pvc://{claim}/{path}", plan.uri)
 	}
 	podspec.AddVolume(&pod.Spec.Volumes, corev1.Volume{Name: pvcSourceVolumeName, VolumeSource: corev1.VolumeSource{
-		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim},
+		// Read-only on the volume too, so no container of the pod can write the model.
+		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: claim, ReadOnly: plan.readOnly},
 	}})
 	mount := corev1.VolumeMount{Name: pvcSourceVolumeName, MountPath: v1beta1.DefaultModelMountPath, SubPath: subPath, ReadOnly: plan.readOnly}
 	podspec.AddMount(user, mount)

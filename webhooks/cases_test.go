@@ -1,0 +1,106 @@
+package webhooks_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
+)
+
+// invalidCase is one entry of the invalid-manifest tables the admission
+// packages keep in testdata (see webhooks/inferenceservice/testdata/invalid.yaml).
+type invalidCase struct {
+	Name      string            `json:"name"`
+	Operation string            `json:"operation"`
+	Field     string            `json:"field"`
+	Message   string            `json:"message"`
+	Existing  []json.RawMessage `json:"existing,omitempty"`
+	Old       json.RawMessage   `json:"old,omitempty"`
+	Object    json.RawMessage   `json:"object"`
+}
+
+func loadCases[T any](t *testing.T, path string) []T {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []T
+	if err := yaml.UnmarshalStrict(raw, &out); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s has no cases", path)
+	}
+	return out
+}
+
+func object(t *testing.T, raw json.RawMessage, ns string) *unstructured.Unstructured {
+	t.Helper()
+	u := &unstructured.Unstructured{}
+	if err := json.Unmarshal(raw, &u.Object); err != nil {
+		t.Fatal(err)
+	}
+	if ns != "" && u.GetKind() != "ClusterServingRuntime" && u.GetKind() != "ClusterStorageContainer" {
+		u.SetNamespace(ns)
+	}
+	return u
+}
+
+// expectRejected runs one case through the API server and checks the
+// webhook's answer names the field and says what to fix.
+func expectRejected(t *testing.T, c invalidCase) {
+	t.Helper()
+	ctx := context.Background()
+	ns := newNamespace(t)
+	for _, e := range c.Existing {
+		obj := object(t, e, ns)
+		if err := cluster.Create(ctx, obj); err != nil {
+			t.Fatalf("creating %s first: %v", obj.GetName(), err)
+		}
+		t.Cleanup(func() { _ = cluster.Delete(context.Background(), obj) })
+	}
+	var err error
+	obj := object(t, c.Object, ns)
+	switch c.Operation {
+	case "UPDATE":
+		err = update(t, ctx, object(t, c.Old, ns), obj)
+	default:
+		err = cluster.Create(ctx, obj)
+		if err == nil {
+			t.Cleanup(func() { _ = cluster.Delete(context.Background(), obj) })
+		}
+	}
+	if err == nil {
+		t.Fatalf("admitted; want a rejection naming %s (%q)", c.Field, c.Message)
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, c.Field) || !strings.Contains(msg, c.Message) {
+		t.Fatalf("rejected, but the answer does not name %s with %q:\n%s", c.Field, c.Message, msg)
+	}
+}
+
+// update stores old (and its status, when it has one), then replaces it with obj.
+func update(t *testing.T, ctx context.Context, old, obj *unstructured.Unstructured) error {
+	t.Helper()
+	status, hasStatus := old.Object["status"]
+	if err := cluster.Create(ctx, old); err != nil {
+		t.Fatalf("creating the stored object: %v", err)
+	}
+	t.Cleanup(func() { _ = cluster.Delete(context.Background(), old) })
+	if hasStatus {
+		old.Object["status"] = status
+		if err := cluster.Status().Update(ctx, old); err != nil {
+			t.Fatalf("writing the stored status: %v", err)
+		}
+	}
+	obj.SetResourceVersion(old.GetResourceVersion())
+	return cluster.Update(ctx, obj)
+}
+
+var _ client.Object = (*unstructured.Unstructured)(nil)

@@ -1,0 +1,5 @@
+package webhooks_test
+
+import "go.uber.org/zap/zapcore"
+
+func errorLevel() zapcore.Level { return zapcore.ErrorLevel }
