@@ -23,8 +23,8 @@ type devCluster struct {
 }
 
 // startDev runs the fsmserve binary built by `make build` (bin/fsmserve) the
-// way a user does and waits for its ready line.
-func startDev(t *testing.T) *devCluster {
+// way a user does, with Jaeger when asked, and waits for its ready line.
+func startDev(t *testing.T, jaeger bool) *devCluster {
 	t.Helper()
 	bin, err := filepath.Abs("../../bin/fsmserve")
 	if err != nil {
@@ -35,7 +35,11 @@ func startDev(t *testing.T) *devCluster {
 	}
 	work := t.TempDir()
 	d := &devCluster{kubeconfig: filepath.Join(work, "kubeconfig"), output: &bytes.Buffer{}}
-	d.cmd = exec.Command(bin, "dev", "--jaeger", "--work-dir", work, "--kubeconfig-out", d.kubeconfig)
+	args := []string{"dev", "--work-dir", work, "--kubeconfig-out", d.kubeconfig}
+	if jaeger {
+		args = append(args, "--jaeger")
+	}
+	d.cmd = exec.Command(bin, args...)
 	d.cmd.Dir = work
 	d.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := d.cmd.StdoutPipe()
@@ -97,4 +101,16 @@ func (d *devCluster) kubectl(t *testing.T, stdin string, args ...string) string 
 		t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
+}
+
+// kubectlErr runs kubectl and returns its output and error, for commands
+// expected to fail.
+func (d *devCluster) kubectlErr(stdin string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "kubectl", args...)
+	cmd.Env = append(os.Environ(), "KUBECONFIG="+d.kubeconfig)
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }

@@ -24,7 +24,7 @@ spec:
 // shows its state and lifecycle, and its rollout is one trace in Jaeger whose
 // spans name the transitions.
 func TestRolloutIsOneTraceInJaeger(t *testing.T) {
-	d := startDev(t)
+	d := startDev(t, true)
 	d.kubectl(t, sklearnSample, "apply", "-f", "-")
 	start := time.Now()
 	d.kubectl(t, "", "wait", "--for=condition=Ready", "isvc/sklearn-iris", "--timeout=30s")
