@@ -48,8 +48,10 @@ func Start(opts Options) (*Env, error) {
 	s := scheme.New()
 	env := &envtest.Environment{
 		BinaryAssetsDirectory:    assets,
-		CRDDirectoryPaths:        []string{crdDir},
-		ErrorIfCRDPathMissing:    true,
+		// The InferenceService CRD takes the API server a few seconds to
+		// serve; on a loaded two-core machine, longer than envtest's 10 s.
+		CRDInstallOptions: envtest.CRDInstallOptions{Paths: []string{crdDir}, ErrorIfPathMissing: true,
+			MaxTime: 2 * time.Minute, PollInterval: 200 * time.Millisecond},
 		Scheme:                   s,
 		ControlPlaneStartTimeout: 60 * time.Second,
 		ControlPlaneStopTimeout:  30 * time.Second,
