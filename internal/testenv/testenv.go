@@ -47,7 +47,7 @@ func Start(opts Options) (*Env, error) {
 	}
 	s := scheme.New()
 	env := &envtest.Environment{
-		BinaryAssetsDirectory:    assets,
+		BinaryAssetsDirectory: assets,
 		// The InferenceService CRD takes the API server a few seconds to
 		// serve; on a loaded two-core machine, longer than envtest's 10 s.
 		CRDInstallOptions: envtest.CRDInstallOptions{Paths: []string{crdDir}, ErrorIfPathMissing: true,
