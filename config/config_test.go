@@ -86,7 +86,7 @@ var defaultCases = []defaultCase{
 		assert.Equal(t, ResourceConfig{CPURequest: "100m", CPULimit: "1", MemoryRequest: "100Mi", MemoryLimit: "1Gi"}, c.Agent.ResourceConfig)
 	}},
 	{KeyRouter, func(t *testing.T, c *Config) {
-		assert.Equal(t, "kserve/router:latest", c.Router.Image)
+		assert.Equal(t, "fsmserve/fsmserve:latest", c.Router.Image)
 		assert.Equal(t, corev1.PullIfNotPresent, c.Router.ImagePullPolicy)
 		assert.Empty(t, c.Router.PropagateHeaders())
 		assert.Nil(t, c.Router.PullSecrets())

@@ -8,8 +8,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// DefaultRouterImage is the InferenceGraph router image KServe ships.
-const DefaultRouterImage = "kserve/router:latest"
+// DefaultRouterImage is fsmserve's own image: the router Deployment runs
+// `fsmserve router` (KServe's image would not contain it). A configuration
+// copied from KServe that names kserve/router gets a router pod that fails
+// to start, which the InferenceGraph lifecycle reports as Failed.
+const DefaultRouterImage = "fsmserve/fsmserve:latest"
 
 // RouterConfig is the `router` key: the InferenceGraph router Deployment.
 type RouterConfig struct {

@@ -21,9 +21,11 @@ import (
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/controllers/inferencegraph"
 	"github.com/fsmserve/fsmserve/controllers/inferenceservice"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 	"github.com/fsmserve/fsmserve/internal/tracing"
+	igmachine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 	isvcmachine "github.com/fsmserve/fsmserve/machines/inferenceservice"
 	"github.com/fsmserve/fsmserve/steps/predictor"
 )
@@ -41,8 +43,9 @@ type Options struct {
 }
 
 // CacheOptions keeps the manager's caches to what fsmserve needs: children it
-// manages (by label), model pods (by label) and ConfigMaps of the system
-// namespace only, so memory does not grow with the cluster's unrelated objects.
+// manages (by label; model-cache volumes too), model pods (by label) and
+// ConfigMaps of the system namespace only, so memory does not grow with the
+// cluster's unrelated objects.
 func CacheOptions(systemNamespace string) cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{predictor.ManagedByLabel: predictor.ManagedByValue})
 	modelPods, _ := labels.NewRequirement(v1beta1.InferenceServiceLabel, selection.Exists, nil)
@@ -71,7 +74,15 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 		Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
 			Kind: "InferenceService", Machine: isvcmachine.MachineName},
 	}
-	return isvc.SetupWithManager(mgr)
+	if err := isvc.SetupWithManager(mgr); err != nil {
+		return err
+	}
+	graph := &inferencegraph.Reconciler{
+		Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Clock: opts.Clock, Config: isvc.Config,
+		Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
+			Kind: "InferenceGraph", Machine: igmachine.MachineName},
+	}
+	return graph.SetupWithManager(mgr)
 }
 
 // ClusterDomain returns $CLUSTER_DOMAIN, else the domain of the pod's

@@ -173,6 +173,13 @@ type InferenceStep struct {
 	// Dependency is Hard when the step's failure fails the request.
 	// +optional
 	Dependency InferenceStepDependencyType `json:"dependency,omitempty"`
+
+	// Timeout bounds this step's call in seconds, inside the graph's own
+	// timeout (fsmserve; KServe has only the graph-wide one). The router
+	// answers 504 naming the step when it is exceeded.
+	// +optional
+	// +kubebuilder:validation:Minimum=1
+	Timeout *int64 `json:"timeout,omitempty"`
 }
 
 // InferenceGraphStatus is the observed state of an InferenceGraph.

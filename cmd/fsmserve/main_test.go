@@ -28,7 +28,7 @@ func TestMachinesGraph(t *testing.T) {
 }
 
 func TestMachinesGraphErrorsNameTheFix(t *testing.T) {
-	if _, err := run("machines", "graph", "nope"); err == nil || !strings.Contains(err.Error(), "choose one of: inferenceservice") {
+	if _, err := run("machines", "graph", "nope"); err == nil || !strings.Contains(err.Error(), "choose one of:") || !strings.Contains(err.Error(), "inferenceservice") {
 		t.Fatalf("unknown machine: %v", err)
 	}
 	if _, err := run("machines", "graph", "inferenceservice", "--format", "png"); err == nil || !strings.Contains(err.Error(), "use dot or mermaid") {

@@ -65,6 +65,11 @@ func TestShorthandSamplesAndAdmission(t *testing.T) {
 	d.kubectl(t, "", append([]string{"wait", "--for=condition=Ready", "--timeout=60s"}, names...)...)
 	t.Logf("%d shorthand samples Ready %.1fs after kubectl apply", len(names), time.Since(start).Seconds())
 
+	// kubectl apply again: its three-way merge brings the shorthand back
+	// beside the model the defaulter made of it; that must be admitted.
+	again, _ := yaml.Marshal(samples["sklearn"])
+	d.kubectl(t, string(again), "apply", "-f", "-")
+
 	formats := d.kubectl(t, "", "get", "isvc", "-o", "jsonpath={range .items[*]}{.spec.predictor.model.modelFormat.name} {end}")
 	for _, f := range []string{"sklearn", "xgboost", "tensorflow", "pytorch", "onnx", "huggingface", "pmml", "lightgbm", "paddle", "triton"} {
 		if !strings.Contains(formats, f) {

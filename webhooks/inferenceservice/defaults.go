@@ -66,7 +66,7 @@ func defaultDeploymentMode(isvc *v1beta1.InferenceService, cfg *config.Config) {
 // annotation and names and sizes a custom serving container.
 func defaultPredictor(isvc *v1beta1.InferenceService, defaults corev1.ResourceRequirements) {
 	p := &isvc.Spec.Predictor
-	if len(p.GetImplementations()) != 1 {
+	if len(p.GetImplementations()) != 1 && !p.ReappliedShorthand() {
 		return
 	}
 	p.ConvertShorthand()

@@ -1,0 +1,119 @@
+// Package inferencegraph reconciles InferenceGraphs in Standard mode: it
+// resolves every serviceName step to its InferenceService, lets the lifecycle
+// machine decide, runs the router's Deployment, Service and HPA, writes status
+// once, and only then publishes Events, metrics and spans.
+package inferencegraph
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"k8s.io/apimachinery/pkg/runtime"
+	kerrors "k8s.io/apimachinery/pkg/util/errors"
+	"k8s.io/utils/clock"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
+
+	"github.com/fsmserve/fsmserve/api/common"
+	"github.com/fsmserve/fsmserve/api/v1alpha1"
+	"github.com/fsmserve/fsmserve/api/v1beta1"
+	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/controllers/lifecycle"
+	"github.com/fsmserve/fsmserve/internal/tracing"
+	"github.com/fsmserve/fsmserve/machines/engine"
+	machine "github.com/fsmserve/fsmserve/machines/inferencegraph"
+)
+
+// Reconciler reconciles InferenceGraphs.
+type Reconciler struct {
+	Client    client.Client
+	Scheme    *runtime.Scheme
+	Clock     clock.PassiveClock
+	Config    *config.Source
+	Publisher *lifecycle.Publisher
+}
+
+func (r *Reconciler) now() time.Time { return r.Clock.Now() }
+
+// Reconcile is the skeleton every fsmserve controller follows: observe,
+// decide, act, write status once, then publish.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	ig := &v1alpha1.InferenceGraph{}
+	if err := r.Client.Get(ctx, req.NamespacedName, ig); err != nil {
+		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if err := r.ensureFinalizer(ctx, ig); err != nil {
+		return ctrl.Result{}, err
+	}
+	sc := newScope(r, ig)
+	if err := sc.observe(ctx); err != nil {
+		return ctrl.Result{}, err
+	}
+	m := machine.Machine.New(sc.storedState, machine.StateUnknown, r.now)
+	obs := sc.observation()
+	_, willMove := machine.Classify(m.State(), obs)
+	plan := lifecycle.BeginEpisode(ig.Status.Lifecycle, ig.Generation, willMove || m.State() != machine.State(sc.storedState), r.now())
+	sc.traceParent = tracing.FormatTraceParent(plan.Context)
+	obs, runErr := m.Run(ctx, obs, sc.act)
+	records := lifecycle.Records(m)
+	sc.deriveStatus(ctx, m, obs)
+	lifecycle.SettleEpisode(ig.Status.Lifecycle, &plan, machine.Machine.KindOf(m.State()).EndsEpisode())
+	if err := sc.persist(ctx); err != nil {
+		return ctrl.Result{}, err
+	}
+	r.publish(ctx, sc, records, plan, m.State())
+	if sc.removeFinalizer {
+		return ctrl.Result{}, r.removeFinalizer(ctx, ig)
+	}
+	return sc.result(ctx, runErr)
+}
+
+func (r *Reconciler) publish(ctx context.Context, sc *scope, records []lifecycle.Record, plan lifecycle.EpisodePlan, state machine.State) {
+	lifecycle.TransitionSpans(sc.spans, machine.MachineName, records)
+	sc.spans.Finish(attribute.String("sm.state", string(state)))
+	r.Publisher.Publish(ctx, lifecycle.Outcome{
+		Object: sc.ig, Records: records, Plan: plan, Spans: sc.spans,
+		DidSomething: len(records) > 0 || sc.changed, State: string(state), Now: time.Now(),
+	})
+}
+
+// result turns what went wrong into a requeue: transient step errors back off,
+// a hop limit continues right away, a definition error is a bug worth an error.
+// Waiting for an InferenceService is not a requeue: its watch wakes the graph.
+func (sc *scope) result(ctx context.Context, runErr error) (ctrl.Result, error) {
+	var hop *engine.HopLimitError
+	var def *engine.DefinitionError
+	switch {
+	case errors.As(runErr, &def):
+		sc.errs = append(sc.errs, runErr)
+	case errors.As(runErr, &hop):
+		log.FromContext(ctx).Info("lifecycle did not settle in one reconcile; continuing", "path", hop.Path)
+		return ctrl.Result{RequeueAfter: 50 * time.Millisecond}, kerrors.NewAggregate(sc.errs)
+	case engine.IsNotPermitted(runErr):
+		log.FromContext(ctx).V(1).Info("observation implied a trigger the state does not take", "error", runErr.Error())
+	}
+	return ctrl.Result{}, kerrors.NewAggregate(sc.errs)
+}
+
+// stateOf returns the state stored in status, "" for a new object.
+func stateOf(ig *v1alpha1.InferenceGraph) string {
+	if ig.Status.Lifecycle == nil {
+		return ""
+	}
+	return ig.Status.Lifecycle.State
+}
+
+func ensureLifecycle(ig *v1alpha1.InferenceGraph) {
+	if ig.Status.Lifecycle == nil {
+		ig.Status.Lifecycle = &common.Lifecycle{Machine: machine.MachineName}
+	}
+}
+
+// isStopped reads serving.kserve.io/stop as KServe does: "true" in any case.
+func isStopped(ig *v1alpha1.InferenceGraph) bool {
+	return strings.EqualFold(ig.Annotations[v1beta1.StopAnnotation], "true")
+}

@@ -1,0 +1,21 @@
+package inferencegraph
+
+import (
+	"context"
+
+	"k8s.io/apimachinery/pkg/api/equality"
+)
+
+// persist writes status once, with optimistic locking (the resourceVersion
+// read at the start), and skips the write when nothing changed. A conflict
+// returns an error: nothing is published and the next reconcile redoes the
+// edge from fresh observations.
+func (sc *scope) persist(ctx context.Context) error {
+	if equality.Semantic.DeepEqual(*sc.before, sc.ig.Status) {
+		return nil
+	}
+	end := sc.spans.Start("Step WriteStatus")
+	err := sc.r.Client.Status().Update(ctx, sc.ig)
+	end(err)
+	return err
+}

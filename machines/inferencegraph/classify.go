@@ -1,0 +1,109 @@
+package inferencegraph
+
+// Classify maps what the controller observed in state s to the trigger it
+// implies. Order matters: deletion beats stop, stop beats everything the spec
+// says, and problems beat router health.
+func Classify(s State, o Observation) (Trigger, bool) {
+	switch {
+	case s == Deleting:
+		return "", false
+	case o.Deleting:
+		return DeletionRequested, true
+	case s == Stopped:
+		return firstOf(!o.StopRequested, ResumeRequested, false, "")
+	case o.StopRequested:
+		return StopRequested, true
+	case s == Pending || s == Recovering:
+		if !o.ModeSupported {
+			return ModeRejected, true
+		}
+		return Admitted, true
+	case s == UnsupportedMode:
+		return "", false
+	case o.SpecChanged && reactsToSpecChange(s):
+		return SpecChanged, true
+	}
+	if t, ok := problemTrigger(s, o.Problem); ok {
+		return t, true
+	}
+	if o.Problem.Kind != NoProblem {
+		// The router cannot be rebuilt until the problem is gone; its health
+		// alone must not move the machine past the problem.
+		return "", false
+	}
+	return routerTrigger(s, o.Router)
+}
+
+// reactsToSpecChange lists the states where a new generation starts a new
+// episode. Progressing states pick the new spec up on their own.
+func reactsToSpecChange(s State) bool {
+	switch s {
+	case Ready, Degraded, Failed, InvalidSpec, ConfigInvalid:
+		return true
+	}
+	return false
+}
+
+var problemRoute = map[ProblemKind]struct {
+	state   State
+	trigger Trigger
+}{
+	ServiceProblem: {WaitingForInferenceService, InferenceServiceUnavailable},
+	SpecProblem:    {InvalidSpec, SpecRejected},
+	ConfigProblem:  {ConfigInvalid, ConfigRejected},
+}
+
+func problemTrigger(s State, p Problem) (Trigger, bool) {
+	if p.Kind == NoProblem {
+		switch s {
+		case ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid:
+			return StepsResolved, true
+		}
+		return "", false
+	}
+	route, known := problemRoute[p.Kind]
+	if !known || route.state == s {
+		return "", false
+	}
+	if p.Kind == ServiceProblem && s == Degraded {
+		// Degraded already says which InferenceService went away.
+		return "", false
+	}
+	return route.trigger, true
+}
+
+func routerTrigger(s State, w Workload) (Trigger, bool) {
+	switch s {
+	case DeployingRouter:
+		return firstOf(w.Failed, RolloutFailed, w.Complete(), RolloutSucceeded)
+	case RollingOut:
+		if !w.Failed && !w.Complete() && !w.Serving {
+			return AvailabilityLost, true
+		}
+		return firstOf(w.Failed, RolloutFailed, w.Complete(), RolloutSucceeded)
+	case Ready:
+		if w.Failed {
+			return RolloutFailed, true
+		}
+		return firstOf(!w.Serving, AvailabilityLost, !w.UpToDate, RolloutStarted)
+	case Degraded:
+		if w.Failed {
+			return RolloutFailed, true
+		}
+		return firstOf(w.Complete(), AvailabilityRestored, w.Serving && !w.UpToDate, RolloutStarted)
+	case Failed:
+		return firstOf(w.Complete(), Recovered, !w.Failed, RolloutStarted)
+	}
+	return "", false
+}
+
+// firstOf returns the trigger of the first condition that holds.
+func firstOf(c1 bool, t1 Trigger, c2 bool, t2 Trigger) (Trigger, bool) {
+	switch {
+	case c1:
+		return t1, true
+	case c2:
+		return t2, true
+	}
+	return "", false
+}

@@ -1,0 +1,71 @@
+package inferencegraph
+
+import (
+	"context"
+
+	"github.com/fsmserve/fsmserve/machines/engine"
+)
+
+// Define declares the transitions. Deletion, stop, spec changes and problems
+// are declared once on Active; states that must not react to them say so with
+// Ignore. A referenced InferenceService going away sends a graph that never
+// served to WaitingForInferenceService (declared on Active) and a graph that
+// served to Degraded (declared on Ready and RollingOut).
+func Define(b *engine.Builder[State, Trigger]) {
+	b.Configure(Active).
+		Permit(DeletionRequested, Deleting).
+		Permit(StopRequested, Stopped).
+		Permit(SpecChanged, ResolvingSteps).
+		Permit(InferenceServiceUnavailable, WaitingForInferenceService).
+		Permit(SpecRejected, InvalidSpec).
+		Permit(ConfigRejected, ConfigInvalid)
+	for _, s := range []State{Pending, Recovering} {
+		b.Configure(s).SubstateOf(Active).
+			Permit(Admitted, ResolvingSteps).
+			Permit(ModeRejected, UnsupportedMode)
+	}
+	for _, s := range []State{ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid} {
+		b.Configure(s).SubstateOf(Active).
+			Permit(StepsResolved, DeployingRouter, nothingServing).
+			Permit(StepsResolved, RollingOut, routerServing)
+	}
+	b.Configure(DeployingRouter).SubstateOf(Active).
+		Permit(RolloutSucceeded, Ready).
+		Permit(RolloutFailed, Failed)
+	b.Configure(RollingOut).SubstateOf(Active).
+		Permit(RolloutSucceeded, Ready).
+		Permit(RolloutFailed, Failed).
+		Permit(AvailabilityLost, Degraded).
+		Permit(InferenceServiceUnavailable, Degraded)
+	b.Configure(Ready).SubstateOf(Active).
+		Permit(RolloutStarted, RollingOut).
+		Permit(AvailabilityLost, Degraded).
+		Permit(RolloutFailed, Failed).
+		Permit(InferenceServiceUnavailable, Degraded)
+	b.Configure(Degraded).SubstateOf(Active).
+		Permit(AvailabilityRestored, Ready).
+		Permit(RolloutStarted, RollingOut).
+		Permit(RolloutFailed, Failed).
+		Ignore(InferenceServiceUnavailable)
+	b.Configure(Failed).SubstateOf(Active).
+		Permit(Recovered, Ready).
+		Permit(RolloutStarted, DeployingRouter, nothingServing).
+		Permit(RolloutStarted, RollingOut, routerServing)
+	b.Configure(Stopped).SubstateOf(Active).
+		Permit(ResumeRequested, Pending).
+		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected)
+	b.Configure(UnsupportedMode).SubstateOf(Active).
+		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected)
+	b.Configure(Deleting)
+}
+
+// routerServing holds when an earlier router still serves, so the new one
+// rolls out beside it.
+func routerServing(_ context.Context, args ...any) bool {
+	return engine.ObservationOf[Observation](args).Router.Serving
+}
+
+// nothingServing holds when no router serves yet.
+func nothingServing(_ context.Context, args ...any) bool {
+	return !engine.ObservationOf[Observation](args).Router.Serving
+}

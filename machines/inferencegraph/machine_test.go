@@ -1,0 +1,96 @@
+package inferencegraph
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/fsmserve/fsmserve/internal/golden"
+	"github.com/fsmserve/fsmserve/machines/engine/enginetest"
+)
+
+// observationFromBits builds one observation per combination of ten facts, so
+// tests can sweep every combination.
+func observationFromBits(bits uint16) Observation {
+	bit := func(i uint) bool { return bits&(1<<i) != 0 }
+	o := Observation{
+		Deleting:       bit(0),
+		StopRequested:  bit(1),
+		SpecChanged:    bit(2),
+		ModeSupported:  !bit(3),
+		Mode:           "Standard",
+		DeploymentName: "dog-breed",
+		Router: Workload{
+			Exists: bit(6) || bit(7) || bit(8), Serving: bit(6), UpToDate: bit(7), Failed: bit(8),
+		},
+	}
+	if !o.ModeSupported {
+		o.Mode = "Knative"
+	}
+	switch (bits >> 4) & 3 {
+	case 1:
+		o.Problem = Problem{Kind: ServiceProblem, Reason: ReasonServiceNotFound, Message: "waiting for InferenceService cat-dog"}
+	case 2:
+		o.Problem = Problem{Kind: SpecProblem, Reason: "InvalidGraphSpec", Message: "nodes.root is missing"}
+	case 3:
+		o.Problem = Problem{Kind: ConfigProblem, Reason: "InvalidRouterConfig", Message: "bad image pull policy"}
+	}
+	if bit(9) {
+		o.Router.Reason, o.Router.Message = "ProgressDeadlineExceeded", "deadline exceeded"
+	}
+	return o
+}
+
+func allObservations() []Observation {
+	out := make([]Observation, 0, 1<<10)
+	for bits := uint16(0); bits < 1<<10; bits++ {
+		out = append(out, observationFromBits(bits))
+	}
+	return out
+}
+
+// representativeObservations is a spread of the sweep that covers both values
+// of every fact the guards read, enough for the costlier live checks.
+func representativeObservations() []Observation {
+	var out []Observation
+	for bits := uint16(0); bits < 1<<10; bits += 61 {
+		out = append(out, observationFromBits(bits))
+	}
+	return append(out, observationFromBits(1<<6), observationFromBits(0))
+}
+
+func TestDeclarationIsValid(t *testing.T) {
+	require.NoError(t, Machine.Validate())
+}
+
+func TestEveryStateTimesTriggerTable(t *testing.T) {
+	golden.Assert(t, "testdata/transitions.txt", enginetest.Table(Machine))
+}
+
+func TestLiveMachineMatchesDeclaration(t *testing.T) {
+	enginetest.CheckLiveMatchesDeclared(t, Machine, StateUnknown, representativeObservations())
+}
+
+func TestClassifyOnlyReturnsPermittedTriggers(t *testing.T) {
+	enginetest.CheckClassifyIsPermitted(t, Machine, StateUnknown, allObservations())
+}
+
+func TestEveryStateCanReachASettledState(t *testing.T) {
+	enginetest.CheckNoStuckStates(t, Machine)
+}
+
+func TestDiagramsAreCurrent(t *testing.T) {
+	golden.Assert(t, "testdata/inferencegraph.dot", Machine.DOT())
+	golden.Assert(t, "testdata/inferencegraph.mmd", Machine.Mermaid())
+}
+
+func FuzzTriggerSequences(f *testing.F) {
+	f.Add([]byte{1, 0, 0})
+	f.Add([]byte{255, 1, 0x40, 1, 0xc0, 4, 0x80})
+	f.Add([]byte{9, 1, 0x10, 1, 0x00, 1, 0xc0})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
+			return observationFromBits(uint16(b) | uint16(b&3)<<8)
+		}, data)
+	})
+}

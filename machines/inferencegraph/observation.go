@@ -1,0 +1,67 @@
+package inferencegraph
+
+// Observation is everything the controller saw in one reconcile that the
+// machine decides on. It is a plain value: building it is the controller's job.
+type Observation struct {
+	// Deleting is true once the object has a deletion timestamp.
+	Deleting bool
+	// StopRequested is true while serving.kserve.io/stop is "true".
+	StopRequested bool
+	// SpecChanged is true when the generation differs from the one last acted on.
+	SpecChanged bool
+	// Mode is the resolved deployment mode (sticky in status).
+	Mode string
+	// ModeSupported is false for modes fsmserve does not run (Knative, ModelMesh).
+	ModeSupported bool
+	// Problem is what stops the router from being built, if anything.
+	Problem Problem
+	// Router is what the router Deployment reports.
+	Router Workload
+	// DeploymentName is the router Deployment's name, for messages.
+	DeploymentName string
+}
+
+// ProblemKind sorts what stops the router from being built by who fixes it:
+// an InferenceService a step calls, the graph's spec, or the platform's
+// configuration.
+type ProblemKind string
+
+const (
+	NoProblem ProblemKind = ""
+	// ServiceProblem: a serviceName step names an InferenceService that is
+	// missing or not Ready. It resolves by itself when the service is Ready.
+	ServiceProblem ProblemKind = "Service"
+	SpecProblem    ProblemKind = "Spec"
+	ConfigProblem  ProblemKind = "Config"
+)
+
+// Problem is a reason the router cannot be built, with a message that names
+// what is missing or wrong and what to do about it.
+type Problem struct {
+	Kind    ProblemKind
+	Reason  string
+	Message string
+}
+
+// Workload is the state of the router Deployment, distilled from its
+// conditions, replica counts and pod template.
+type Workload struct {
+	// Exists is true when the Deployment exists.
+	Exists bool
+	// Serving is true while the Deployment's Available condition is True.
+	Serving bool
+	// UpToDate is true when the Deployment runs the router for the current
+	// graph (every serviceUrl resolved as now) on every replica.
+	UpToDate bool
+	// Failed is true on ProgressDeadlineExceeded or ReplicaFailure.
+	Failed bool
+	// Reason and Message explain a failure or a loss of availability.
+	Reason  string
+	Message string
+	// Available and Desired replica counts, for messages.
+	Available int32
+	Desired   int32
+}
+
+// Complete reports whether the current router is rolled out and serving.
+func (w Workload) Complete() bool { return w.Exists && w.Serving && w.UpToDate && !w.Failed }
