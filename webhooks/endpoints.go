@@ -19,6 +19,8 @@ const (
 	PathPodMutator     = "/mutate-pods"
 	PathSRValidator    = "/validate-serving-kserve-io-v1alpha1-servingruntime"
 	PathCSRValidator   = "/validate-serving-kserve-io-v1alpha1-clusterservingruntime"
+	PathIGValidator    = "/validate-serving-kserve-io-v1alpha1-inferencegraph"
+	ConfigurationIG    = "inferencegraph.serving.kserve.io"
 	ConfigurationISVC  = "inferenceservice.serving.kserve.io"
 	ConfigurationSR    = "servingruntime.serving.kserve.io"
 	ConfigurationCSR   = "clusterservingruntime.serving.kserve.io"
@@ -75,5 +77,7 @@ func Endpoints(systemNamespace string) []Endpoint {
 			Rules: rule("serving.kserve.io", "v1alpha1", "servingruntimes", create, update), Policy: fail},
 		{Configuration: ConfigurationCSR, Name: "clusterservingruntime.kserve-webhook-server.validator", Path: PathCSRValidator,
 			Rules: rule("serving.kserve.io", "v1alpha1", "clusterservingruntimes", create, update), Policy: fail},
+		{Configuration: ConfigurationIG, Name: "inferencegraph.kserve-webhook-server.validator", Path: PathIGValidator,
+			Rules: rule("serving.kserve.io", "v1alpha1", "inferencegraphs", create, update), Policy: fail},
 	}
 }

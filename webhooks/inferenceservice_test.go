@@ -64,3 +64,9 @@ func TestRuntimeValidatorsOverTLS(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
 	}
 }
+
+func TestInvalidInferenceGraphsAreRejectedOverTLS(t *testing.T) {
+	for _, c := range loadCases[invalidCase](t, "inferencegraph/testdata/invalid.yaml") {
+		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
+	}
+}

@@ -91,7 +91,7 @@ func Register(mgr ctrl.Manager, systemNamespace string, cm *certs.Manager) error
 		&isvcwebhook.Validator{Config: loader, Capabilities: isvcwebhook.CurrentCapabilities()}))
 	reader := credentialReader{cache: mgr.GetClient(), api: mgr.GetAPIReader()}
 	srv.Register(PathPodMutator, &webhook.Admission{Handler: &pod.Mutator{Reader: reader, Config: pod.ConfigLoader(src.Load), SystemNamespace: systemNamespace}})
-	registerRuntimeValidators(mgr, src)
+	registerValidators(mgr, src)
 	if err := mgr.AddReadyzCheck("webhook-server", srv.StartedChecker()); err != nil {
 		return err
 	}

@@ -6,17 +6,19 @@ import (
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/webhooks/inferencegraph"
 	"github.com/fsmserve/fsmserve/webhooks/servingruntime"
 )
 
 // +kubebuilder:rbac:groups=serving.kserve.io,resources=servingruntimes;clusterservingruntimes,verbs=get;list;watch
 
-// registerRuntimeValidators adds the ServingRuntime and ClusterServingRuntime
-// validators; they compare a runtime with the others in its scope, read
+// registerValidators adds the ServingRuntime, ClusterServingRuntime
+// and InferenceGraph validators; the runtime ones they compare a runtime with the others in its scope, read
 // through the manager's cache.
-func registerRuntimeValidators(mgr ctrl.Manager, src *config.Source) {
+func registerValidators(mgr ctrl.Manager, src *config.Source) {
 	v := &servingruntime.Validator{Client: mgr.GetClient(), Config: servingruntime.ConfigLoader(src.Load)}
 	srv, s := mgr.GetWebhookServer(), mgr.GetScheme()
 	srv.Register(PathSRValidator, admission.WithValidator[*v1alpha1.ServingRuntime](s, servingruntime.NewServingRuntimeValidator(v)))
 	srv.Register(PathCSRValidator, admission.WithValidator[*v1alpha1.ClusterServingRuntime](s, servingruntime.NewClusterServingRuntimeValidator(v)))
+	srv.Register(PathIGValidator, admission.WithValidator[*v1alpha1.InferenceGraph](s, inferencegraph.Validator{}))
 }
