@@ -118,6 +118,10 @@ func controllerManagerArgs(l layout) []string {
 		"--use-service-account-credentials=false",
 		"--controllers=*",
 		"--cluster-name=fsmserve",
+		// Fake nodes have no kubelet; on a busy two-core machine kwok's
+		// heartbeats can be late, and the default 50 s grace would mark
+		// every node NotReady and every pod unready.
+		"--node-monitor-grace-period=5m",
 	)
 }
 
@@ -131,6 +135,9 @@ func kwokArgs(l layout) []string {
 		"--manage-all-nodes=false",
 		fmt.Sprintf("--manage-nodes-with-annotation-selector=%s=%s", fakeNodeAnnotation, fakeNodeValue),
 		"--cidr=" + podCIDR,
+		// Heartbeat through Leases, as kubelets do: cheaper than rewriting
+		// the Node status, so heartbeats stay on time under load.
+		"--node-lease-duration-seconds=40",
 	}
 }
 
