@@ -2,13 +2,14 @@ package router
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/tidwall/gjson"
 )
 
 var serverSpanOpts = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer)}
@@ -81,7 +82,7 @@ func (g *graphRouter) serve(ctx context.Context, w http.ResponseWriter, r *http.
 // router does not take the answer for a stream.
 func writeReply(w http.ResponseWriter, rep reply) {
 	h := w.Header()
-	if json.Valid(rep.body) {
+	if gjson.ValidBytes(rep.body) { // same verdict as encoding/json, several times faster
 		h["Content-Type"] = jsonContentType
 	}
 	h["Content-Length"] = []string{strconv.Itoa(len(rep.body))}

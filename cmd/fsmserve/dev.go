@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/yaml"
 
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
@@ -20,8 +23,42 @@ import (
 )
 
 // installManifests is what fsmserve dev installs: CRDs, the default storage
-// container, inferenceservice-config (Standard mode) and KServe's runtimes.
-func installManifests() ([][]byte, error) { return config.InstallManifests() }
+// container, inferenceservice-config (Standard mode) and KServe's runtimes;
+// plus, for trying the local model cache, its jobs namespace and the cache
+// switched on (the shipped configuration keeps KServe's default: off).
+func installManifests() ([][]byte, error) {
+	docs, err := config.InstallManifests()
+	if err != nil {
+		return nil, err
+	}
+	cm, err := config.DefaultConfigMap()
+	if err != nil {
+		return nil, err
+	}
+	cfg, _ := config.FromConfigMap(cm)
+	raw, err := enableLocalModel(cm.Data[config.KeyLocalModel])
+	if err != nil {
+		return nil, err
+	}
+	cm.Data[config.KeyLocalModel] = raw
+	cmYAML, err := yaml.Marshal(cm)
+	if err != nil {
+		return nil, err
+	}
+	jobs := fmt.Sprintf("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: %s\n", cfg.LocalModel.JobNamespace)
+	return append(append([][]byte{[]byte(jobs)}, docs...), cmYAML), nil
+}
+
+// enableLocalModel sets "enabled": true in the localModel key's JSON.
+func enableLocalModel(raw string) (string, error) {
+	doc := map[string]any{}
+	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
+		return "", fmt.Errorf("shipped localModel config: %w", err)
+	}
+	doc["enabled"] = true
+	out, err := json.MarshalIndent(doc, "", "  ")
+	return string(out), err
+}
 
 // inProcess runs the manager inside `fsmserve dev`: controllers plus the
 // admission webhooks, served on loopback where the local API server reaches

@@ -44,3 +44,17 @@ func TestEverySubcommandIsWired(t *testing.T) {
 		}
 	}
 }
+
+func TestDevInstallsTheLocalModelJobNamespaceAndEnablesTheCache(t *testing.T) {
+	docs, err := installManifests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(docs[0]), "kind: Namespace") || !strings.Contains(string(docs[0]), "kserve-localmodel-jobs") {
+		t.Fatalf("first document is not the jobs namespace:\n%s", docs[0])
+	}
+	last := string(docs[len(docs)-1])
+	if !strings.Contains(last, "inferenceservice-config") || !strings.Contains(last, `"enabled": true`) {
+		t.Fatalf("the dev cluster's config does not enable the local model cache:\n%s", last)
+	}
+}
