@@ -46,7 +46,8 @@ generate:
 	rm -f config/crd/bases/serving.kserve.io_*.yaml
 	$(CONTROLLER_GEN) crd:maxDescLen=0 paths=./api/... output:crd:artifacts:config=config/crd/bases
 	$(GO) run ./api/internal/cmd/crdpatch config/crd/bases/serving.kserve.io_*.yaml
-	$(CONTROLLER_GEN) rbac:roleName=fsmserve-manager-role paths=./controllers/... paths=./webhooks/... output:rbac:artifacts:config=config/rbac
+	$(CONTROLLER_GEN) rbac:roleName=fsmserve-manager-role paths=./controllers paths=./controllers/inferenceservice/... paths=./controllers/inferencegraph/... paths=./controllers/localmodelcache/... paths=./controllers/lifecycle/... paths=./webhooks/... output:rbac:artifacts:config=config/rbac
+	$(CONTROLLER_GEN) rbac:roleName=fsmserve-localmodel-agent-role paths=./controllers/localmodelnode/... output:rbac:artifacts:config=config/rbac/localmodel-agent
 	$(GO) run ./hack/webhookgen config/webhook/manifests.yaml
 	$(GO) run ./cmd/fsmserve machines docs --out docs/machines
 

@@ -24,6 +24,7 @@ import (
 	"github.com/fsmserve/fsmserve/controllers/inferencegraph"
 	"github.com/fsmserve/fsmserve/controllers/inferenceservice"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
+	"github.com/fsmserve/fsmserve/controllers/localmodelcache"
 	"github.com/fsmserve/fsmserve/internal/tracing"
 	igmachine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 	isvcmachine "github.com/fsmserve/fsmserve/machines/inferenceservice"
@@ -54,6 +55,8 @@ func CacheOptions(systemNamespace string) cache.Options {
 		&corev1.Service{}:                        {Label: managed},
 		&networkingv1.Ingress{}:                  {Label: managed},
 		&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
+		&corev1.PersistentVolume{}:               {Label: managed},
+		&corev1.PersistentVolumeClaim{}:          {Label: managed},
 		&corev1.Pod{}:                            {Label: labels.NewSelector().Add(*modelPods)},
 		&corev1.ConfigMap{}:                      {Namespaces: map[string]cache.Config{systemNamespace: {}}},
 	}}
@@ -82,7 +85,10 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 		Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
 			Kind: "InferenceGraph", Machine: igmachine.MachineName},
 	}
-	return graph.SetupWithManager(mgr)
+	if err := graph.SetupWithManager(mgr); err != nil {
+		return err
+	}
+	return localmodelcache.Setup(mgr, opts.Clock, isvc.Config, tracer)
 }
 
 // ClusterDomain returns $CLUSTER_DOMAIN, else the domain of the pod's

@@ -46,10 +46,24 @@ func object(t *testing.T, raw json.RawMessage, ns string) *unstructured.Unstruct
 	if err := json.Unmarshal(raw, &u.Object); err != nil {
 		t.Fatal(err)
 	}
-	if ns != "" && u.GetKind() != "ClusterServingRuntime" && u.GetKind() != "ClusterStorageContainer" {
+	if ns != "" && !clusterScoped[u.GetKind()] {
 		u.SetNamespace(ns)
 	}
+	// The local model tables name their namespace "cases" in the namespace
+	// cache label; here each case has a namespace of its own.
+	if l := u.GetLabels(); ns != "" && l[localModelNamespaceLabel] == "cases" {
+		l[localModelNamespaceLabel] = ns
+		u.SetLabels(l)
+	}
 	return u
+}
+
+const localModelNamespaceLabel = "internal.serving.kserve.io/localmodel-namespace"
+
+// clusterScoped are the kinds the cases name that have no namespace.
+var clusterScoped = map[string]bool{
+	"ClusterServingRuntime": true, "ClusterStorageContainer": true,
+	"LocalModelCache": true, "LocalModelNodeGroup": true, "LocalModelNode": true,
 }
 
 // expectRejected runs one case through the API server and checks the
@@ -58,6 +72,12 @@ func expectRejected(t *testing.T, c invalidCase) {
 	t.Helper()
 	ctx := context.Background()
 	ns := newNamespace(t)
+	obj := object(t, c.Object, ns)
+	if c.Operation == "DELETE" {
+		// Registered first, so it runs last: once the users in Existing are
+		// gone, the object whose deletion was refused can go too.
+		t.Cleanup(func() { _ = cluster.Delete(context.Background(), obj) })
+	}
 	for _, e := range c.Existing {
 		obj := object(t, e, ns)
 		if err := cluster.Create(ctx, obj); err != nil {
@@ -66,10 +86,11 @@ func expectRejected(t *testing.T, c invalidCase) {
 		t.Cleanup(func() { _ = cluster.Delete(context.Background(), obj) })
 	}
 	var err error
-	obj := object(t, c.Object, ns)
 	switch c.Operation {
 	case "UPDATE":
 		err = update(t, ctx, object(t, c.Old, ns), obj)
+	case "DELETE":
+		err = deleteStored(t, ctx, obj)
 	default:
 		err = cluster.Create(ctx, obj)
 		if err == nil {
@@ -83,6 +104,15 @@ func expectRejected(t *testing.T, c invalidCase) {
 	if !strings.Contains(msg, c.Field) || !strings.Contains(msg, c.Message) {
 		t.Fatalf("rejected, but the answer does not name %s with %q:\n%s", c.Field, c.Message, msg)
 	}
+}
+
+// deleteStored stores obj, then deletes it.
+func deleteStored(t *testing.T, ctx context.Context, obj *unstructured.Unstructured) error {
+	t.Helper()
+	if err := cluster.Create(ctx, obj); err != nil {
+		t.Fatalf("creating the object to delete: %v", err)
+	}
+	return cluster.Delete(ctx, obj)
 }
 
 // update stores old (and its status, when it has one), then replaces it with obj.

@@ -21,9 +21,13 @@ const (
 	PathCSRValidator   = "/validate-serving-kserve-io-v1alpha1-clusterservingruntime"
 	PathIGValidator    = "/validate-serving-kserve-io-v1alpha1-inferencegraph"
 	ConfigurationIG    = "inferencegraph.serving.kserve.io"
+	PathLMCValidator   = "/validate-serving-kserve-io-v1alpha1-localmodelcache"
+	PathLMNCValidator  = "/validate-serving-kserve-io-v1alpha1-localmodelnamespacecache"
 	ConfigurationISVC  = "inferenceservice.serving.kserve.io"
 	ConfigurationSR    = "servingruntime.serving.kserve.io"
 	ConfigurationCSR   = "clusterservingruntime.serving.kserve.io"
+	ConfigurationLMC   = "localmodelcache.serving.kserve.io"
+	ConfigurationLMNC  = "localmodelnamespacecache.serving.kserve.io"
 	ServiceName        = "kserve-webhook-server-service"
 	controlPlaneLabel  = "control-plane"
 	namespaceNameLabel = "kubernetes.io/metadata.name"
@@ -58,7 +62,7 @@ func rule(group, version, resource string, ops ...admissionregistrationv1.Operat
 // Endpoints lists every webhook fsmserve serves. systemNamespace is excluded
 // from the pod mutator, with any namespace labelled control-plane.
 func Endpoints(systemNamespace string) []Endpoint {
-	create, update := admissionregistrationv1.Create, admissionregistrationv1.Update
+	create, update, del := admissionregistrationv1.Create, admissionregistrationv1.Update, admissionregistrationv1.Delete
 	fail, ignore := admissionregistrationv1.Fail, admissionregistrationv1.Ignore
 	ifNeeded := admissionregistrationv1.IfNeededReinvocationPolicy
 	return []Endpoint{
@@ -79,5 +83,9 @@ func Endpoints(systemNamespace string) []Endpoint {
 			Rules: rule("serving.kserve.io", "v1alpha1", "clusterservingruntimes", create, update), Policy: fail},
 		{Configuration: ConfigurationIG, Name: "inferencegraph.kserve-webhook-server.validator", Path: PathIGValidator,
 			Rules: rule("serving.kserve.io", "v1alpha1", "inferencegraphs", create, update), Policy: fail},
+		{Configuration: ConfigurationLMC, Name: "localmodelcache.kserve-webhook-server.validator", Path: PathLMCValidator,
+			Rules: rule("serving.kserve.io", "v1alpha1", "localmodelcaches", create, update, del), Policy: fail},
+		{Configuration: ConfigurationLMNC, Name: "localmodelnamespacecache.kserve-webhook-server.validator", Path: PathLMNCValidator,
+			Rules: rule("serving.kserve.io", "v1alpha1", "localmodelnamespacecaches", create, update, del), Policy: fail},
 	}
 }

@@ -70,3 +70,9 @@ func TestInvalidInferenceGraphsAreRejectedOverTLS(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
 	}
 }
+
+func TestInvalidLocalModelCachesAreRejectedOverTLS(t *testing.T) {
+	for _, c := range loadCases[invalidCase](t, "localmodel/testdata/invalid.yaml") {
+		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"github.com/fsmserve/fsmserve/internal/scheme"
 	"github.com/fsmserve/fsmserve/webhooks/certs"
 	isvcwebhook "github.com/fsmserve/fsmserve/webhooks/inferenceservice"
+	lmwebhook "github.com/fsmserve/fsmserve/webhooks/localmodel"
 	"github.com/fsmserve/fsmserve/webhooks/pod"
 )
 
@@ -86,12 +87,14 @@ func Register(mgr ctrl.Manager, systemNamespace string, cm *certs.Manager) error
 	loader := isvcwebhook.ConfigLoader(src.Load)
 	srv := mgr.GetWebhookServer()
 	s := mgr.GetScheme()
-	srv.Register(PathISVCDefaulter, admission.WithDefaulter[*v1beta1.InferenceService](s, &isvcwebhook.Defaulter{Config: loader}))
+	srv.Register(PathISVCDefaulter, admission.WithDefaulter[*v1beta1.InferenceService](s, &isvcwebhook.Defaulter{Config: loader,
+		LocalModelLabeler: &lmwebhook.Labeler{Client: mgr.GetClient(), Config: lmwebhook.ConfigLoader(src.Load)}}))
 	srv.Register(PathISVCValidator, admission.WithValidator[*v1beta1.InferenceService](s,
 		&isvcwebhook.Validator{Config: loader, Capabilities: isvcwebhook.CurrentCapabilities()}))
 	reader := credentialReader{cache: mgr.GetClient(), api: mgr.GetAPIReader()}
 	srv.Register(PathPodMutator, &webhook.Admission{Handler: &pod.Mutator{Reader: reader, Config: pod.ConfigLoader(src.Load), SystemNamespace: systemNamespace}})
 	registerValidators(mgr, src)
+	lmwebhook.Register(srv, s, mgr.GetAPIReader(), PathLMCValidator, PathLMNCValidator)
 	if err := mgr.AddReadyzCheck("webhook-server", srv.StartedChecker()); err != nil {
 		return err
 	}

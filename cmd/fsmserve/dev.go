@@ -93,6 +93,11 @@ func (p *inProcess) run(ctx context.Context, cfg *rest.Config, otlpEndpoint stri
 	if err := installWebhookConfigurations(ctx, cfg, ns, port); err != nil {
 		return err
 	}
+	stopAgents, err := startNodeAgents(ctx, cfg, ns)
+	if err != nil {
+		return err
+	}
+	defer stopAgents()
 	return runManager(ctx, cfg, controllers.ManagerOptions{SystemNamespace: ns, MetricsAddr: "0", HealthAddr: "0"},
 		webhooks.ServeOptions{SystemNamespace: ns, Host: "127.0.0.1", Port: port, IPs: []net.IP{net.ParseIP("127.0.0.1")}}, p.started)
 }

@@ -28,10 +28,12 @@ func newRootCommand() *cobra.Command {
 	}
 	root.AddCommand(
 		newManagerCommand(),
+		newLocalModelManagerCommand(),
 		router.NewCommand(),
 		devcluster.NewDevCommand(newInProcess().hooks()),
 		newMachinesCommand(),
 		newScenarioCommand(),
+		newLocalModelAgentCommand(),
 	)
 	return root
 }

@@ -35,7 +35,12 @@ type Reconciler struct {
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
+	// fresh keeps reconciles off cached copies older than our status writes.
+	fresh lifecycle.Freshness
 }
+
+// staleRetry is how soon a reconcile that read a stale copy comes back.
+const staleRetry = 20 * time.Millisecond
 
 func (r *Reconciler) now() time.Time { return r.Clock.Now() }
 
@@ -44,7 +49,11 @@ func (r *Reconciler) now() time.Time { return r.Clock.Now() }
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	ig := &v1alpha1.InferenceGraph{}
 	if err := r.Client.Get(ctx, req.NamespacedName, ig); err != nil {
+		r.fresh.Forget(req.NamespacedName)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.fresh.Stale(req.NamespacedName, ig.GetResourceVersion()) {
+		return ctrl.Result{RequeueAfter: staleRetry}, nil
 	}
 	if err := r.ensureFinalizer(ctx, ig); err != nil {
 		return ctrl.Result{}, err

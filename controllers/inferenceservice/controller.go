@@ -35,7 +35,13 @@ type Reconciler struct {
 	Publisher *lifecycle.Publisher
 	// ClusterDomain is the cluster's DNS domain, for status.address.
 	ClusterDomain string
+	// fresh keeps reconciles off cached copies older than our status writes.
+	fresh lifecycle.Freshness
 }
+
+// staleRetry is how soon a reconcile that read a stale copy comes back; the
+// cache is normally a few milliseconds behind.
+const staleRetry = 20 * time.Millisecond
 
 func (r *Reconciler) now() time.Time { return r.Clock.Now() }
 
@@ -44,7 +50,11 @@ func (r *Reconciler) now() time.Time { return r.Clock.Now() }
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	isvc := &v1beta1.InferenceService{}
 	if err := r.Client.Get(ctx, req.NamespacedName, isvc); err != nil {
+		r.fresh.Forget(req.NamespacedName)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	if r.fresh.Stale(req.NamespacedName, isvc.ResourceVersion) {
+		return ctrl.Result{RequeueAfter: staleRetry}, nil
 	}
 	if err := r.ensureFinalizer(ctx, isvc); err != nil {
 		return ctrl.Result{}, err

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/equality"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // persist writes status once, with optimistic locking (the resourceVersion
@@ -15,7 +16,11 @@ func (sc *scope) persist(ctx context.Context) error {
 		return nil
 	}
 	end := sc.spans.Start("Step WriteStatus")
+	replaced := sc.isvc.ResourceVersion
 	err := sc.r.Client.Status().Update(ctx, sc.isvc)
 	end(err)
+	if err == nil {
+		sc.r.fresh.Wrote(client.ObjectKeyFromObject(sc.isvc), replaced)
+	}
 	return err
 }

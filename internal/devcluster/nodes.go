@@ -23,6 +23,14 @@ const (
 	nodeNameBase = "fsmserve-node-"
 )
 
+// fakeNodeLabelKey marks the nodes kwok plays, as kwok's own examples do.
+const fakeNodeLabelKey, fakeNodeLabelValue = "type", "kwok"
+
+// FakeNodeLabels select the dev cluster's fake nodes.
+func FakeNodeLabels() map[string]string {
+	return map[string]string{fakeNodeLabelKey: fakeNodeLabelValue}
+}
+
 // NodeName is the name of the i-th fake node.
 func NodeName(i int) string { return fmt.Sprintf("%s%d", nodeNameBase, i) }
 
@@ -41,7 +49,7 @@ func fakeNode(i int, gpu bool) *corev1.Node {
 		corev1.LabelOSStable:           "linux",
 		corev1.LabelArchStable:         "amd64",
 		corev1.LabelInstanceTypeStable: instanceType,
-		"type":                         "kwok",
+		fakeNodeLabelKey:               fakeNodeLabelValue,
 	}
 	if gpu {
 		resources[GPUResource] = resource.MustParse(nodeGPUs)

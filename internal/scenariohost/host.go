@@ -21,6 +21,7 @@ import (
 
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
+	"github.com/fsmserve/fsmserve/controllers/localmodelnode"
 	"github.com/fsmserve/fsmserve/internal/devcluster"
 	"github.com/fsmserve/fsmserve/internal/scheme"
 	"github.com/fsmserve/fsmserve/internal/testenv"
@@ -32,13 +33,22 @@ import (
 // scenarios can expect exact lifecycle times.
 var Epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// AgentNodes are the fake nodes that have a LocalModelNode agent in the
+// host (localmodelnode.FakeNodes: simulated downloads, a models root each
+// under a temporary directory, steered by fake-node ConfigMaps). Scenarios
+// write LocalModelNodes with these names; two scenarios that use the same
+// node must not run at the same time.
+var AgentNodes = []string{"agent-node-1", "agent-node-2", "agent-node-3", "agent-node-4", "agent-node-5"}
+
 // Host is a running API server with fsmserve's controllers in-process.
 type Host struct {
 	Harness *runner.Harness
 	Config  *rest.Config
-	cancel  context.CancelFunc
-	env     *testenv.Env
-	done    chan error
+	// Nodes are the fake nodes' agents.
+	Nodes  *localmodelnode.FakeNodes
+	cancel context.CancelFunc
+	env    *testenv.Env
+	done   chan error
 }
 
 // Options choose the API server.
@@ -70,6 +80,11 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 	spans := tracetest.NewSpanRecorder()
 	clk := clocktesting.NewFakeClock(Epoch)
 	if err := h.startControllers(ctx, cfg, clk, spans); err != nil {
+		h.Stop()
+		return nil, err
+	}
+	if h.Nodes, err = localmodelnode.StartFakeNodes(ctx, cfg, localmodelnode.FakeNodesOptions{Nodes: AgentNodes,
+		SystemNamespace: config.SystemNamespace(), Clock: clk, TracerProvider: tracing.NewProvider("fsmserve-scenarios", spans)}); err != nil {
 		h.Stop()
 		return nil, err
 	}
@@ -109,8 +124,11 @@ func (h *Host) startControllers(ctx context.Context, cfg *rest.Config, clk *cloc
 	return nil
 }
 
-// Stop stops the controllers and, when the host started one, the API server.
+// Stop stops the agents, the controllers and, when the host started one, the API server.
 func (h *Host) Stop() {
+	if h.Nodes != nil {
+		h.Nodes.Stop()
+	}
 	if h.cancel != nil {
 		h.cancel()
 		<-h.done

@@ -5,8 +5,11 @@ package catalog
 import (
 	"sort"
 
+	"github.com/fsmserve/fsmserve/machines/downloadjob"
 	"github.com/fsmserve/fsmserve/machines/inferencegraph"
 	"github.com/fsmserve/fsmserve/machines/inferenceservice"
+	"github.com/fsmserve/fsmserve/machines/localmodelcache"
+	"github.com/fsmserve/fsmserve/machines/nodecache"
 )
 
 // Machine is what the CLI and the docs need from a lifecycle declaration.
@@ -28,6 +31,9 @@ type Entry struct {
 var entries = []Entry{
 	{Name: inferenceservice.MachineName, Title: "InferenceService lifecycle", Intro: inferenceserviceIntro, Machine: inferenceservice.Machine},
 	{Name: inferencegraph.MachineName, Title: "InferenceGraph lifecycle", Intro: inferencegraphIntro, Machine: inferencegraph.Machine},
+	{Name: localmodelcache.MachineName, Title: "Local model cache lifecycle (LocalModelCache, LocalModelNamespaceCache)", Intro: localmodelcacheIntro, Machine: localmodelcache.Machine},
+	{Name: nodecache.MachineName, Title: "Node cache lifecycle (LocalModelNode)", Intro: nodecacheIntro, Machine: nodecache.Machine},
+	{Name: downloadjob.MachineName, Title: "Download Job lifecycle (LocalModelNode)", Intro: downloadjobIntro, Machine: downloadjob.Machine},
 }
 
 // All returns every machine, sorted by name.
@@ -102,4 +108,95 @@ with KServe's arguments (` + "`--graph-json <resolved spec>`" + `); its image is
 at an image that contains the fsmserve binary: KServe's default
 ` + "`kserve/router`" + ` image does not, and a router that cannot start ends in ` + "`Failed`" + `
 (ProgressDeadlineExceeded) with a message that says to check the image.
+`
+
+const localModelNodeStatus = `
+Both LocalModelNode lifecycles are run by the node agent (` + "`fsmserve localmodel-agent`" + `, one per
+node) for every model in ` + "`spec.localModels`" + `, and kept in ` + "`status.lifecycles`" + `, keyed like
+KServe's ` + "`status.modelStatus`" + ` (the model name, or ` + "`namespace/name`" + ` for a
+LocalModelNamespaceCache): ` + "`lifecycles[<key>]`" + ` is the node cache lifecycle and
+` + "`lifecycles[<key>:download]`" + ` the download Job lifecycle (` + "`:`" + ` cannot appear in a key, so
+the two never collide). ` + "`status.modelStatus`" + ` keeps KServe's values, derived from them:
+` + "`ModelDownloaded`" + ` when Cached, ` + "`ModelDownloadError`" + ` when Failed, ` + "`ModelDownloading`" + `
+while the Job's pod runs or the folder is verified, ` + "`ModelDownloadPending`" + ` otherwise.
+Every transition is an Event on the LocalModelNode whose message names the model.
+`
+
+const nodecacheIntro = `
+The lifecycle of one cached model on one node. A model is admitted against its node
+group's ` + "`storageLimit`" + `: the models that already hold space on the node keep it, and new
+ones are admitted in spec order while they fit; one that does not fit waits in
+` + "`WaitingForCapacity`" + ` with reason ` + "`InsufficientCapacity`" + ` and a message that says how much it
+needs and who holds the space, instead of failing later on a full disk. Sizes come from
+the LocalModelCache's (or LocalModelNamespaceCache's) ` + "`modelSize`" + `; a model whose cache or
+node group cannot be read is not held back. The folder ` + "`{modelsRoot}/models/{storageKey}`" + `
+is verified on disk (exists, not empty) every ` + "`reconcilationFrequencyInSecs`" + `; a folder
+deleted outside fsmserve is downloaded again through a new Job. A model that leaves the
+spec is evicted: its Job is deleted and its folder removed, unless another entry with the
+same source URI still uses it. Folders that no spec entry references are removed too.
+` + localModelNodeStatus
+
+const downloadjobIntro = `
+The lifecycle of the download Job of one model on one node. The Job is built as KServe
+builds it (the first enabled ClusterStorageContainer with ` + "`workloadType: localModelDownloadJob`" + `
+that supports the URI, else ` + "`kserve-localmodel-download`" + ` with ` + "`localModel.defaultJobImage`" + `;
+arguments ` + "`[sourceModelUri, /mnt/models]`" + `; the node group's download PVC mounted at
+` + "`/mnt/models`" + ` with subPath ` + "`models/{storageKey}`" + `; pinned to the node; owned by the
+LocalModelNode; ` + "`ttlSecondsAfterFinished`" + ` from ` + "`localModel.jobTTLSecondsAfterFinished`" + `).
+
+There is at most one download Job per (node, model) at any time: the Job's name is
+deterministic per (node, model), so the API server refuses a second one, and before
+creating, the agent lists the Jobs labelled ` + "`node`" + `, ` + "`model`" + ` (and ` + "`modelNamespace`" + `) with a
+fresh read and adopts a live one (after a restart, or from another replica). A finished
+predecessor is deleted (with a UID precondition) before its successor is created.
+
+A failed attempt (the Job failed, vanished, or left no folder) is retried after an
+exponential backoff on the agent's clock (` + "`--download-backoff`" + `, doubling up to
+` + "`--download-backoff-max`" + `), at most ` + "`--download-attempts`" + ` times per round; the attempt number
+is the Job's ` + "`localmodel.fsmserve.io/attempt`" + ` label, and the round's bookkeeping (attempt,
+last failure and when, what the Job was built from) is kept with the model's folder and
+size in ` + "`status.annotations[\"localmodel.fsmserve.io/<key>\"]`" + `, so it survives restarts and
+Job TTLs. A failed round starts again when the failed Job is deleted (by hand, or by its
+TTL) or when what the Job is built from changes (the entry, the node group, the
+configuration, the storage containers). A
+Job that succeeds without leaving a folder on the node fails verification
+(` + "`ModelFolderMissing`" + `): the usual cause is an agent whose models root differs from the
+node group volume's path.
+` + localModelNodeStatus
+
+const localmodelcacheIntro = `
+The lifecycle of a LocalModelCache (cluster-wide) or LocalModelNamespaceCache (usable
+from its namespace only, and preferred there over a cluster cache of the same model).
+The current state is ` + "`status.lifecycle.state`" + ` (the STATE column of
+` + "`kubectl get localmodelcache`" + `, beside AVAILABLE and TOTAL copies); ` + "`kubectl describe`" + `
+shows the reason, a message that names the nodes, node groups and InferenceServices
+involved, what it waits for, and the last transitions. Every transition is an Event and
+a span in the episode's trace. Run by ` + "`fsmserve manager`" + ` or ` + "`fsmserve localmodel-manager`" + `.
+
+A node belongs to a cache when it matches the required node affinity of one of the
+cache's node groups (` + "`LocalModelNodeGroup.spec.persistentVolumeSpec.nodeAffinity`" + `); the
+first such group in ` + "`spec.nodeGroups`" + ` is the one its entry names. For every Ready member
+node the cache writes an entry (sourceModelUri, modelName, nodeGroup,
+serviceAccountName, storage; namespace for namespace caches) into ` + "`LocalModelNode/<node>`" + `,
+with optimistic locking so caches sharing a node never lose each other's entries; the
+node agent downloads the model and reports it in ` + "`status.modelStatus`" + `. Nodes that leave
+the groups lose the entry. ` + "`status.nodeStatus`" + ` keeps KServe's values per member node
+(` + "`NodeNotReady`" + ` for NotReady nodes, else the agent's report mapped to ` + "`NodeDownloadPending`" + `,
+` + "`NodeDownloading`" + `, ` + "`NodeDownloaded`" + ` or ` + "`NodeDownloadError`" + `) and ` + "`status.copies`" + ` counts them.
+Nodes joining, leaving, becoming Ready and agents reporting are watched; nothing polls.
+
+Each node group gets a download PersistentVolume ` + "`{cache}-{group}-download`" + ` and claim
+` + "`{cache}-{group}`" + ` in ` + "`localModel.jobNamespace`" + ` (namespace caches:
+` + "`{cache}-{group}-{namespace}-download`" + ` for both). Each namespace whose InferenceServices
+use the cache (label ` + "`internal.serving.kserve.io/localmodel`" + `, set by the InferenceService
+defaulter) gets a serving PersistentVolume ` + "`{cache}-{group}-{namespace}`" + ` and claim
+` + "`{cache}-{group}`" + ` for the node group they ask for (annotation ` + "`serving.kserve.io/nodegroup`" + `,
+else the first); the pod mutator mounts that claim instead of downloading. Serving volumes
+go when the last user of their namespace goes (unless ` + "`localModel.disableVolumeManagement`" + `).
+
+Deleting a cache that InferenceServices still use is rejected by the validating webhook,
+which names them; without the webhook the cache waits in ` + "`WaitingForUsers`" + ` and keeps the
+model on the nodes until they are gone, then removes it from every LocalModelNode,
+deletes its volumes and releases its finalizer (` + "`localmodel.kserve.io/finalizer`" + `,
+` + "`localmodelnamespacecache.kserve.io/finalizer`" + `).
 `
