@@ -8,6 +8,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
@@ -100,7 +101,7 @@ func phaseOf(s downloadjob.State, o downloadjob.Observation) nodecache.Download 
 func (sc *scope) downloadObservation(wanted bool) downloadjob.Observation {
 	job := currentJob(sc.jobs)
 	o := downloadjob.Observation{
-		Model: sc.key, Wanted: wanted, Job: jobView(job, sc.jobName()),
+		Model: sc.key, Wanted: wanted, Job: jobView(job, sc.jobName(), sc.jobPods),
 		Folder:  downloadjob.Folder{Path: sc.folderPath, Verified: sc.folder.Verified},
 		Attempt: max(sc.rec.Attempt, job.attempt()), MaxAttempts: sc.a.Retry.MaxAttempts,
 		LastFailure: sc.rec.lastFailure(),
@@ -155,12 +156,15 @@ func currentJob(jobs []batchv1.Job) observedJob {
 	return observedJob{}
 }
 
-func jobView(j observedJob, name string) downloadjob.Job {
+func jobView(j observedJob, name string, pods []corev1.Pod) downloadjob.Job {
 	if j.Job == nil {
 		return downloadjob.Job{Name: name}
 	}
 	v := downloadjob.Job{Name: j.Name, Exists: true, Running: localmodel.JobRunning(j.Job),
 		Succeeded: localmodel.JobSucceeded(j.Job), Attempt: j.attempt()}
+	if !v.Running && !localmodel.JobFinished(j.Job) {
+		v.PodWaiting = localmodel.PodWaiting(localmodel.PodsOfJob(j.Job, pods))
+	}
 	if c := localmodel.JobFailed(j.Job); c != nil {
 		v.Failed, v.Reason, v.Message = true, c.Reason, c.Message
 	}
@@ -212,7 +216,7 @@ func (sc *scope) ensureJob(ctx context.Context, o downloadjob.Observation) downl
 			sc.rec.Attempt = attempt
 		}
 		sc.rec.Attempt = max(sc.rec.Attempt, localmodel.AttemptOfJob(job.Labels))
-		o.Job, o.Attempt = jobView(observedJob{job}, job.Name), sc.rec.Attempt
+		o.Job, o.Attempt = jobView(observedJob{job}, job.Name, sc.jobPods), sc.rec.Attempt
 		if !o.Job.Live() {
 			sc.requeue(time.Second) // the name is still held by a Job being deleted
 		}

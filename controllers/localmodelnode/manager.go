@@ -50,6 +50,7 @@ func NewManager(cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
 		Cache: cache.Options{ByObject: map[client.Object]cache.ByObject{
 			&v1alpha1.LocalModelNode{}: {Field: fields.OneTermEqualSelector("metadata.name", o.NodeName)},
 			&batchv1.Job{}:             {Namespaces: map[string]cache.Config{o.JobNamespace: {}}, Label: localmodel.NodeJobSelector(o.NodeName)},
+			&corev1.Pod{}:              {Namespaces: map[string]cache.Config{o.JobNamespace: {}}, Label: localmodel.NodeJobSelector(o.NodeName)},
 			&corev1.ConfigMap{}:        {Namespaces: map[string]cache.Config{o.SystemNamespace: {}}},
 		}},
 		Metrics:                metricsserver.Options{BindAddress: orZero(o.MetricsAddr)},

@@ -7,6 +7,7 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/common"
@@ -41,6 +42,7 @@ type scope struct {
 	folderPath string
 	folder     localmodel.FolderCheck
 	jobs       []batchv1.Job
+	jobPods    []corev1.Pod
 	nodeGroup  string
 	desired    *batchv1.Job
 	problem    *localmodel.JobProblem
@@ -114,6 +116,11 @@ func (sc *scope) observeJobs(ctx context.Context) error {
 			sc.jobs = append(sc.jobs, list.Items[i])
 		}
 	}
+	pods := &corev1.PodList{}
+	if err := sc.a.Client.List(ctx, pods, client.InNamespace(sc.a.JobNamespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
+		return err
+	}
+	sc.jobPods = pods.Items
 	return nil
 }
 

@@ -36,6 +36,7 @@ import (
 // +kubebuilder:rbac:groups=serving.kserve.io,resources=localmodelnodes/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=serving.kserve.io,resources=localmodelcaches;localmodelnamespacecaches;localmodelnodegroups;clusterstoragecontainers,verbs=get;list;watch
 // +kubebuilder:rbac:groups=batch,namespace=kserve-localmodel-jobs,resources=jobs,verbs=get;list;watch;create;delete
+// +kubebuilder:rbac:groups="",namespace=kserve-localmodel-jobs,resources=pods,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch;update
 // +kubebuilder:rbac:groups="",namespace=kserve,resources=configmaps,verbs=get;list;watch
 
@@ -99,6 +100,7 @@ func (a *Agent) SetupWithManager(mgr ctrl.Manager, systemNamespace string) error
 		Named("localmodelnode-agent").
 		Watches(&v1alpha1.LocalModelNode{}, all).
 		Watches(&batchv1.Job{}, handler.TypedEnqueueRequestsFromMapFunc(forJob)).
+		Watches(&corev1.Pod{}, handler.TypedEnqueueRequestsFromMapFunc(forJob)).
 		Watches(&v1alpha1.LocalModelCache{}, all).
 		Watches(&v1alpha1.LocalModelNamespaceCache{}, all).
 		Watches(&v1alpha1.LocalModelNodeGroup{}, all).

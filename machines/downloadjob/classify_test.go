@@ -121,3 +121,13 @@ func TestExplainNamesModelAndFailure(t *testing.T) {
 		assert.Contains(t, msg, "llama", st.State)
 	}
 }
+
+func TestJobCreatedSaysWhatHoldsThePod(t *testing.T) {
+	_, quiet := Explain(JobCreated, with(func(o *Observation) { o.Job = Job{Name: "llama-n1", Exists: true} }))
+	assert.NotContains(t, quiet, "pod llama")
+	reason, msg := Explain(JobCreated, with(func(o *Observation) {
+		o.Job = Job{Name: "llama-n1", Exists: true, PodWaiting: "pod llama-n1-x: not scheduled (Unschedulable): unbound claim"}
+	}))
+	assert.Equal(t, ReasonWaitingForPod, reason)
+	assert.Contains(t, msg, "waits for its pod to run on the node: pod llama-n1-x: not scheduled (Unschedulable): unbound claim")
+}

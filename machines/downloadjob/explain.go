@@ -13,6 +13,9 @@ func Explain(s State, o Observation) (string, string) {
 	case Recovering:
 		return ReasonRecovering, fmt.Sprintf("model %s: the stored download state was not recognised; re-deriving it from the Job and the disk", m)
 	case JobCreated:
+		if j.PodWaiting != "" {
+			return ReasonWaitingForPod, fmt.Sprintf("model %s: Job %s%s waits for its pod to run on the node: %s", m, j.Name, attemptOf(o), j.PodWaiting)
+		}
 		return ReasonWaitingForPod, fmt.Sprintf("model %s: Job %s%s waits for its pod to run on the node", m, j.Name, attemptOf(o))
 	case Downloading:
 		return ReasonDownloading, fmt.Sprintf("model %s: Job %s%s is downloading into %s", m, j.Name, attemptOf(o), o.Folder.Path)

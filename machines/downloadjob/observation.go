@@ -50,6 +50,9 @@ type Job struct {
 	Message string
 	// Attempt is the attempt number the Job carries in its labels.
 	Attempt int
+	// PodWaiting says why the Job's pod does not run yet (unschedulable, an
+	// image that does not pull), in the scheduler's or kubelet's words.
+	PodWaiting string
 }
 
 // Live reports whether the Job exists and has not finished.

@@ -78,7 +78,12 @@ func DownloadJob(in JobInput) (*batchv1.Job, *JobProblem) {
 		Spec: batchv1.JobSpec{
 			TTLSecondsAfterFinished: &ttl,
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{}},
+				// The pod carries the Job's labels (but the attempt, which
+				// must not change the fingerprint) and model key, so the
+				// agent's pod cache (scoped like its Job cache) can say why
+				// a pod does not run.
+				ObjectMeta: metav1.ObjectMeta{Labels: downloadPodLabels(node, m),
+					Annotations: map[string]string{JobAnnotationModelKey: m.GetStatusKey()}},
 				Spec: corev1.PodSpec{
 					NodeSelector:       map[string]string{corev1.LabelHostname: node},
 					Containers:         []corev1.Container{container},
@@ -97,6 +102,12 @@ func DownloadJob(in JobInput) (*batchv1.Job, *JobProblem) {
 		job.Spec.Template.Annotations[TraceParentAnnotation] = in.TraceParent
 	}
 	return job, nil
+}
+
+func downloadPodLabels(node string, m *v1alpha1.LocalModelInfo) map[string]string {
+	l := DownloadJobLabels(node, m, 0)
+	delete(l, JobLabelAttempt)
+	return l
 }
 
 // ownerOf makes the LocalModelNode the Job's controller, so the Job goes with
