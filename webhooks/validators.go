@@ -16,7 +16,8 @@ import (
 // and InferenceGraph validators; the runtime ones they compare a runtime with the others in its scope, read
 // through the manager's cache.
 func registerValidators(mgr ctrl.Manager, src *config.Source) {
-	v := &servingruntime.Validator{Client: mgr.GetClient(), Config: servingruntime.ConfigLoader(src.Load)}
+	// Runtimes are listed live: one created a moment before must count.
+	v := &servingruntime.Validator{Client: mgr.GetAPIReader(), Config: servingruntime.ConfigLoader(src.Load)}
 	srv, s := mgr.GetWebhookServer(), mgr.GetScheme()
 	srv.Register(PathSRValidator, admission.WithValidator[*v1alpha1.ServingRuntime](s, servingruntime.NewServingRuntimeValidator(v)))
 	srv.Register(PathCSRValidator, admission.WithValidator[*v1alpha1.ClusterServingRuntime](s, servingruntime.NewClusterServingRuntimeValidator(v)))

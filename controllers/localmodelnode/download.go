@@ -130,6 +130,8 @@ func (sc *scope) jobName() string { return localmodel.DownloadJobName(sc.a.NodeN
 // observedJob is the Job the machine looks at, or none.
 type observedJob struct{ *batchv1.Job }
 
+func (j observedJob) live() bool { return j.Job != nil && !localmodel.JobFinished(j.Job) }
+
 func (j observedJob) attempt() int {
 	if j.Job == nil {
 		return 0

@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/common"
@@ -103,17 +104,16 @@ func (sc *scope) observe(ctx context.Context) error {
 }
 
 func (sc *scope) observeJobs(ctx context.Context) error {
-	list := &batchv1.JobList{}
 	sel := localmodel.DownloadJobSelector(sc.a.NodeName, sc.info())
-	if err := sc.a.Client.List(ctx, list, client.InNamespace(sc.a.JobNamespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
+	if err := sc.listJobs(ctx, sc.a.Client, sel); err != nil {
 		return err
 	}
-	// A Job left by an earlier LocalModelNode of the same name is not this
-	// model's: the housekeeping deletes it.
-	sc.jobs = sc.jobs[:0]
-	for i := range list.Items {
-		if localmodel.ControlledBy(&list.Items[i], sc.node.UID) {
-			sc.jobs = append(sc.jobs, list.Items[i])
+	// The Job cache may not have caught up with a Job this agent created a
+	// moment ago: before calling a Job the record expects "vanished", ask
+	// the API server.
+	if sc.expectsLiveJob() && !currentJob(sc.jobs).live() {
+		if err := sc.listJobs(ctx, sc.a.Fresh, sel); err != nil {
+			return err
 		}
 	}
 	pods := &corev1.PodList{}
@@ -172,6 +172,32 @@ func (sc *scope) storedLifecycle(key string) *common.Lifecycle {
 		return nil
 	}
 	return &l
+}
+
+// listJobs reads this model's download Jobs. A Job left by an earlier
+// LocalModelNode of the same name is not this model's: the housekeeping
+// deletes it.
+func (sc *scope) listJobs(ctx context.Context, r client.Reader, sel labels.Selector) error {
+	list := &batchv1.JobList{}
+	if err := r.List(ctx, list, client.InNamespace(sc.a.JobNamespace), client.MatchingLabelsSelector{Selector: sel}); err != nil {
+		return err
+	}
+	sc.jobs = sc.jobs[:0]
+	for i := range list.Items {
+		if localmodel.ControlledBy(&list.Items[i], sc.node.UID) {
+			sc.jobs = append(sc.jobs, list.Items[i])
+		}
+	}
+	return nil
+}
+
+// expectsLiveJob says whether the stored download lifecycle has a Job running.
+func (sc *scope) expectsLiveJob() bool {
+	switch downloadjob.State(sc.storedState(downloadKey(sc.key))) {
+	case downloadjob.JobCreated, downloadjob.Downloading:
+		return true
+	}
+	return false
 }
 
 func (sc *scope) storedState(key string) string {

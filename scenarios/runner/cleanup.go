@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -77,8 +78,12 @@ func (r *run) created(info kindInfo, key client.ObjectKey) {
 // namespace. It keeps going past errors and reports them all.
 func (r *run) cleanup(ctx context.Context, ns *corev1.Namespace) error {
 	var errs []error
+	owners := map[types.UID]bool{}
 	for i := len(r.changes.created) - 1; i >= 0; i-- {
 		id := r.changes.created[i]
+		if uid := r.uidOf(ctx, id); uid != "" {
+			owners[uid] = true
+		}
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(id.gvk)
 		u.SetNamespace(id.namespace)
@@ -86,6 +91,9 @@ func (r *run) cleanup(ctx context.Context, ns *corev1.Namespace) error {
 		if err := r.h.Client.Delete(ctx, u, client.PropagationPolicy("Background")); err != nil && !apierrors.IsNotFound(err) {
 			errs = append(errs, fmt.Errorf("deleting %s: %w", id, err))
 		}
+	}
+	if err := r.collectGarbage(ctx, owners); err != nil {
+		errs = append(errs, err)
 	}
 	for _, snap := range r.changes.snapshots {
 		if err := restore(ctx, r.h.Client, snap); err != nil {
