@@ -9,20 +9,16 @@ package localmodelcache
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
-	kerrors "k8s.io/apimachinery/pkg/util/errors"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
-	"github.com/fsmserve/fsmserve/machines/engine"
 	machine "github.com/fsmserve/fsmserve/machines/localmodelcache"
 )
 
@@ -79,7 +75,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 	if sc.removeFinalizer {
 		return ctrl.Result{}, r.removeFinalizer(ctx, obj)
 	}
-	return sc.result(ctx, runErr)
+	return lifecycle.Result(ctx, runErr, sc.errs, 0)
 }
 
 func (r *Reconciler) publish(ctx context.Context, sc *scope, records []lifecycle.Record, plan lifecycle.EpisodePlan, state machine.State) {
@@ -89,23 +85,6 @@ func (r *Reconciler) publish(ctx context.Context, sc *scope, records []lifecycle
 		Object: sc.view.obj, Records: records, Plan: plan, Spans: sc.spans,
 		DidSomething: len(records) > 0 || sc.changed, State: string(state), Now: time.Now(),
 	})
-}
-
-// result turns what went wrong into a requeue: transient step errors back off,
-// a hop limit continues right away, a definition error is a bug worth an error.
-func (sc *scope) result(ctx context.Context, runErr error) (ctrl.Result, error) {
-	var hop *engine.HopLimitError
-	var def *engine.DefinitionError
-	switch {
-	case errors.As(runErr, &def):
-		sc.errs = append(sc.errs, runErr)
-	case errors.As(runErr, &hop):
-		log.FromContext(ctx).Info("lifecycle did not settle in one reconcile; continuing", "path", hop.Path)
-		return ctrl.Result{RequeueAfter: 50 * time.Millisecond}, kerrors.NewAggregate(sc.errs)
-	case engine.IsNotPermitted(runErr):
-		log.FromContext(ctx).V(1).Info("observation implied a trigger the state does not take", "error", runErr.Error())
-	}
-	return ctrl.Result{}, kerrors.NewAggregate(sc.errs)
 }
 
 // stateOf returns the state stored in status, "" for a new cache.

@@ -3,9 +3,6 @@ package downloadjob
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
-	"github.com/fsmserve/fsmserve/internal/golden"
 	"github.com/fsmserve/fsmserve/machines/engine/enginetest"
 )
 
@@ -60,29 +57,12 @@ func representativeObservations() []Observation {
 	return append(out, observationFromBits(0), observationFromBits(1<<9))
 }
 
-func TestDeclarationIsValid(t *testing.T) {
-	require.NoError(t, Machine.Validate())
-}
-
-func TestEveryStateTimesTriggerTable(t *testing.T) {
-	golden.Assert(t, "testdata/transitions.txt", enginetest.Table(Machine))
-}
-
-func TestLiveMachineMatchesDeclaration(t *testing.T) {
-	enginetest.CheckLiveMatchesDeclared(t, Machine, StateUnknown, representativeObservations())
-}
-
-func TestClassifyOnlyReturnsPermittedTriggers(t *testing.T) {
-	enginetest.CheckClassifyIsPermitted(t, Machine, StateUnknown, allObservations())
-}
-
-func TestEveryStateCanReachASettledState(t *testing.T) {
-	enginetest.CheckNoStuckStates(t, Machine)
-}
-
-func TestDiagramsAreCurrent(t *testing.T) {
-	golden.Assert(t, "testdata/downloadjob.dot", Machine.DOT())
-	golden.Assert(t, "testdata/downloadjob.mmd", Machine.Mermaid())
+// TestMachine runs the checks every machine owes (see enginetest.Battery).
+func TestMachine(t *testing.T) {
+	enginetest.Battery[State, Trigger, Observation]{
+		Spec: Machine, Recovery: StateUnknown, Name: "downloadjob",
+		All: allObservations(), Representative: representativeObservations(),
+	}.Run(t)
 }
 
 func FuzzTriggerSequences(f *testing.F) {

@@ -3,9 +3,6 @@ package inferenceservice
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
-	"github.com/fsmserve/fsmserve/internal/golden"
 	"github.com/fsmserve/fsmserve/machines/engine/enginetest"
 )
 
@@ -52,12 +49,12 @@ func allObservations() []Observation {
 	return out
 }
 
-func TestDeclarationIsValid(t *testing.T) {
-	require.NoError(t, Machine.Validate())
-}
-
-func TestEveryStateTimesTriggerTable(t *testing.T) {
-	golden.Assert(t, "testdata/transitions.txt", enginetest.Table(Machine))
+// TestMachine runs the checks every machine owes (see enginetest.Battery).
+func TestMachine(t *testing.T) {
+	enginetest.Battery[State, Trigger, Observation]{
+		Spec: Machine, Recovery: StateUnknown, Name: "inferenceservice",
+		All: allObservations(), Representative: representativeObservations(),
+	}.Run(t)
 }
 
 // representativeObservations is a spread of the sweep that covers both values
@@ -68,23 +65,6 @@ func representativeObservations() []Observation {
 		out = append(out, observationFromBits(bits))
 	}
 	return append(out, observationFromBits(1<<6), observationFromBits(0))
-}
-
-func TestLiveMachineMatchesDeclaration(t *testing.T) {
-	enginetest.CheckLiveMatchesDeclared(t, Machine, StateUnknown, representativeObservations())
-}
-
-func TestClassifyOnlyReturnsPermittedTriggers(t *testing.T) {
-	enginetest.CheckClassifyIsPermitted(t, Machine, StateUnknown, allObservations())
-}
-
-func TestEveryStateCanReachASettledState(t *testing.T) {
-	enginetest.CheckNoStuckStates(t, Machine)
-}
-
-func TestDiagramsAreCurrent(t *testing.T) {
-	golden.Assert(t, "testdata/inferenceservice.dot", Machine.DOT())
-	golden.Assert(t, "testdata/inferenceservice.mmd", Machine.Mermaid())
 }
 
 func FuzzTriggerSequences(f *testing.F) {

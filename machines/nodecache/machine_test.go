@@ -3,9 +3,6 @@ package nodecache
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
-	"github.com/fsmserve/fsmserve/internal/golden"
 	"github.com/fsmserve/fsmserve/machines/engine/enginetest"
 )
 
@@ -46,29 +43,12 @@ func allObservations() []Observation {
 	return out
 }
 
-func TestDeclarationIsValid(t *testing.T) {
-	require.NoError(t, Machine.Validate())
-}
-
-func TestEveryStateTimesTriggerTable(t *testing.T) {
-	golden.Assert(t, "testdata/transitions.txt", enginetest.Table(Machine))
-}
-
-func TestLiveMachineMatchesDeclaration(t *testing.T) {
-	enginetest.CheckLiveMatchesDeclared(t, Machine, StateUnknown, allObservations())
-}
-
-func TestClassifyOnlyReturnsPermittedTriggers(t *testing.T) {
-	enginetest.CheckClassifyIsPermitted(t, Machine, StateUnknown, allObservations())
-}
-
-func TestEveryStateCanReachASettledState(t *testing.T) {
-	enginetest.CheckNoStuckStates(t, Machine)
-}
-
-func TestDiagramsAreCurrent(t *testing.T) {
-	golden.Assert(t, "testdata/nodecache.dot", Machine.DOT())
-	golden.Assert(t, "testdata/nodecache.mmd", Machine.Mermaid())
+// TestMachine runs the checks every machine owes (see enginetest.Battery).
+func TestMachine(t *testing.T) {
+	enginetest.Battery[State, Trigger, Observation]{
+		Spec: Machine, Recovery: StateUnknown, Name: "nodecache",
+		All: allObservations(), Representative: allObservations(),
+	}.Run(t)
 }
 
 func FuzzTriggerSequences(f *testing.F) {
