@@ -43,8 +43,14 @@ func benchGraph(routerType string, steps int) string {
 	return b.String()
 }
 
-// benchInProcess drives the handler directly with a canned transport.
+// benchInProcess drives the handler directly with a canned transport; the
+// requests carry a trace context.
 func benchInProcess(b *testing.B, graph string, propagate string) {
+	benchHandler(b, graph, propagate, inboundParent)
+}
+
+// benchHandler is benchInProcess with the inbound traceparent, if any.
+func benchHandler(b *testing.B, graph, propagate, traceparent string) {
 	s, err := NewServer(Options{GraphJSON: graph, Logger: quietLogger(), PropagateHeaders: propagate})
 	if err != nil {
 		b.Fatal(err)
@@ -56,7 +62,9 @@ func benchInProcess(b *testing.B, graph string, propagate string) {
 	for b.Loop() {
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(benchBody))
 		req.Header.Set("Authorization", "Bearer token")
-		req.Header.Set("Traceparent", inboundParent)
+		if traceparent != "" {
+			req.Header.Set("Traceparent", traceparent)
+		}
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, req)
 		if w.Code != http.StatusOK {
@@ -70,6 +78,11 @@ func BenchmarkHandlerSequence1(b *testing.B) { benchInProcess(b, benchGraph(type
 func BenchmarkHandlerSequence3(b *testing.B) { benchInProcess(b, benchGraph(typeSequence, 3), "") }
 func BenchmarkHandlerSplitter(b *testing.B)  { benchInProcess(b, benchGraph(typeSplitter, 2), "") }
 func BenchmarkHandlerEnsemble3(b *testing.B) { benchInProcess(b, benchGraph(typeEnsemble, 3), "") }
+
+// As routerbench calls it: no inbound trace context, tracing off.
+func BenchmarkHandlerSequence1Untraced(b *testing.B) {
+	benchHandler(b, benchGraph(typeSequence, 1), "", "")
+}
 func BenchmarkHandlerPropagateHeaders(b *testing.B) {
 	benchInProcess(b, benchGraph(typeSequence, 1), "Authorization,X-Request-.*")
 }

@@ -5,36 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"time"
 )
-
-const defaultMaxIdleConnsPerHost = 256
-
-// newTransport returns the one transport every downstream call shares. Go's
-// default keeps two idle connections per host, so a busy graph would re-dial
-// (and strand ports in TIME_WAIT) on most calls; here the idle pool is sized
-// for the concurrency a router sees. Deadlines come from request contexts,
-// so the client itself has no timeout.
-func newTransport(maxIdlePerHost int) *http.Transport {
-	dialer := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
-	return &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           dialer.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          4 * maxIdlePerHost,
-		MaxIdleConnsPerHost:   maxIdlePerHost,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
-		// Bodies are passed on as the backend sent them; transparent gzip
-		// would also hide their length and make every reply look streamed.
-		DisableCompression: true,
-		ReadBufferSize:     16 << 10,
-		WriteBufferSize:    16 << 10,
-	}
-}
 
 // call POSTs the step input to the step's service. Transport failures are
 // errors (500, or 504 when a deadline fired); any HTTP status is a reply.
@@ -48,8 +21,11 @@ func (g *graphRouter) call(ctx context.Context, ex *exchange, s *planStep, input
 		cancel()
 		return reply{}, failf(http.StatusInternalServerError, "building the request of %s: %v", s.desc, err)
 	}
-	req.Header = outgoingHeaders(ex.headers)
-	g.prop.Inject(ctx, headerCarrier(req.Header))
+	req.Header = ex.shared
+	if req.Header == nil {
+		req.Header = outgoingHeaders(ex.headers)
+		g.prop.Inject(ctx, headerCarrier(req.Header))
+	}
 
 	ex.busy.begin(time.Now())
 	resp, err := g.client.Do(req)

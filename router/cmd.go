@@ -53,6 +53,8 @@ turns on OTLP/HTTP tracing.`,
 	f.Int64Var(&opts.MaxRequestBytes, "max-request-bytes", defaultMaxRequestBytes, "largest request body accepted; larger ones get 413")
 	f.Int64Var(&opts.MaxResponseBytes, "max-response-bytes", defaultMaxResponseBytes, "largest buffered response body of a step; larger ones fail the request with 413")
 	f.IntVar(&opts.MaxIdleConnsPerHost, "max-idle-conns-per-host", defaultMaxIdleConnsPerHost, "idle connections kept per backend")
+	f.BoolVar(&opts.StandardTransport, "standard-transport", false,
+		"send every downstream call through net/http's Transport, without the router's fast path for plain-HTTP/1.1 calls")
 	f.DurationVar(&opts.DrainPeriod, "drain-period", defaultDrainPeriod, "longest time to keep serving after SIGTERM while /readyz reports 503")
 	f.DurationVar(&opts.DrainIdle, "drain-idle", defaultDrainIdle, "end the drain early once no request has been in flight for this long (0: as soon as none is)")
 	f.StringVar(&logLevel, "log-level", "info", "debug, info, warn or error; steps are logged at debug")

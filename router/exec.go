@@ -10,6 +10,7 @@ import (
 
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // graphRouter executes the compiled graph for each request.
@@ -18,8 +19,8 @@ type graphRouter struct {
 	client  *http.Client
 	headers headerPolicy
 	log     *slog.Logger
-	tracer  trace.Tracer
-	prop    propagation.TextMapPropagator
+	tracer  trace.Tracer             // nil when tracing is off; see startSpan
+	prop    propagation.TraceContext // W3C only: it writes nothing without a valid span context, which ServeHTTP relies on
 	metrics *metrics
 
 	graphTimeout       time.Duration
@@ -32,7 +33,6 @@ type graphRouter struct {
 	// intn picks the splitter's point in [0,n); tests replace it with a seeded source.
 	intn func(n int) int
 
-	inFlight     atomic.Int64
 	lastActivity atomic.Int64 // unix nanoseconds of the last request start or end
 }
 
@@ -47,7 +47,11 @@ type reply struct {
 // exchange is the per-request state shared by every step of one request.
 type exchange struct {
 	headers http.Header // inbound headers selected for propagation
-	busy    busyClock
+	// shared, when set, are the headers of every downstream call (read-only):
+	// no call of this request sends a trace context. Otherwise each call
+	// builds its own from headers.
+	shared http.Header
+	busy   busyClock
 }
 
 func newGraphRouter(p *plan, g *graphSpec, o *Options, m *metrics, client *http.Client) *graphRouter {
@@ -56,13 +60,15 @@ func newGraphRouter(p *plan, g *graphSpec, o *Options, m *metrics, client *http.
 		client:           client,
 		headers:          compileHeaderPolicy(o.PropagateHeaders, o.Logger),
 		log:              o.Logger,
-		tracer:           o.TracerProvider.Tracer(tracerName),
 		prop:             propagation.TraceContext{},
 		metrics:          m,
 		graphTimeout:     g.Timeout.duration(0),
 		maxRequestBytes:  o.MaxRequestBytes,
 		maxResponseBytes: o.MaxResponseBytes,
 		intn:             rand.IntN,
+	}
+	if _, off := o.TracerProvider.(noop.TracerProvider); !off {
+		gr.tracer = o.TracerProvider.Tracer(tracerName)
 	}
 	if gr.graphTimeout > 0 {
 		gr.graphTimeoutCause = &timeoutError{limit: gr.graphTimeout, what: "graph timeout"}
@@ -75,6 +81,23 @@ func newGraphRouter(p *plan, g *graphSpec, o *Options, m *metrics, client *http.
 	}
 	return gr
 }
+
+// startSpan starts a span, unless tracing is off. The no-op tracer would
+// only wrap the context around a span that records nothing, an allocation
+// per span that changes nothing: the propagator finds the same span context
+// (the caller's, or none) either way.
+func (g *graphRouter) startSpan(ctx context.Context, name string, opts []trace.SpanStartOption) (context.Context, trace.Span) {
+	if g.tracer == nil {
+		if span := trace.SpanFromContext(ctx); !span.IsRecording() {
+			return ctx, span // ending it is a no-op, as it should be
+		}
+		// A recording span of the embedding program's: never end it.
+		return noopTracer.Start(ctx, name, opts...)
+	}
+	return g.tracer.Start(ctx, name, opts...)
+}
+
+var noopTracer = noop.NewTracerProvider().Tracer(tracerName)
 
 // runNode executes one node. last is true when this node's final step is the
 // last thing the root executes, which is the only place a stream may pass
@@ -97,7 +120,7 @@ func (g *graphRouter) runNode(ctx context.Context, ex *exchange, n *planNode, in
 // step's own timeout, as one span and one latency observation.
 func (g *graphRouter) runStep(ctx context.Context, ex *exchange, s *planStep, input []byte, last bool) (reply, error) {
 	start := time.Now()
-	ctx, span := g.tracer.Start(ctx, s.spanName, s.spanOpts...)
+	ctx, span := g.startSpan(ctx, s.spanName, s.spanOpts)
 	if span.IsRecording() {
 		span.SetAttributes(s.spanAttrs...)
 	}

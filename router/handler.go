@@ -17,12 +17,11 @@ var serverSpanOpts = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindSe
 // ServeHTTP runs the root node for a request of any method and path.
 func (g *graphRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
-	g.inFlight.Add(1)
+	g.metrics.inFlight.Add(1)
 	g.lastActivity.Store(start.UnixNano())
-	g.metrics.inFlight.Inc()
 
 	ctx := g.prop.Extract(r.Context(), headerCarrier(r.Header))
-	ctx, span := g.tracer.Start(ctx, serverSpanName, serverSpanOpts...)
+	ctx, span := g.startSpan(ctx, serverSpanName, serverSpanOpts)
 	if span.IsRecording() {
 		span.SetAttributes(attrMethod.String(r.Method), attrPath.String(r.URL.Path))
 	}
@@ -32,16 +31,20 @@ func (g *graphRouter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		defer cancel()
 	}
 	ex := &exchange{headers: g.headers.selectHeaders(r.Header)}
+	// Without a tracer no step starts a span, so every call carries the
+	// span context found here, if any.
+	if g.tracer == nil && !trace.SpanContextFromContext(ctx).IsValid() {
+		ex.shared = sharedCallHeaders(ex.headers)
+	}
 	code, err := http.StatusInternalServerError, error(nil)
 	// Deferred so that the books are kept even when a broken stream aborts
 	// the handler.
 	defer func() {
 		end := time.Now()
 		g.metrics.observeRequest(code, end.Sub(start), ex.busy.elapsed(end))
-		g.metrics.inFlight.Dec()
 		endSpan(span, code, err)
 		g.lastActivity.Store(end.UnixNano())
-		g.inFlight.Add(-1)
+		g.metrics.inFlight.Add(-1)
 	}()
 	code, err = g.serve(ctx, w, r, ex)
 	if errors.Is(err, errStreamBroken) {

@@ -88,6 +88,21 @@ func (p headerPolicy) matches(name string) bool {
 	return false
 }
 
+// defaultCallHeaders are the headers of a call when nothing is propagated
+// and no trace context is sent. They are shared by every such call: neither
+// http.Client nor the transport modifies a request's headers.
+var defaultCallHeaders = http.Header{"Content-Type": jsonContentType}
+
+// sharedCallHeaders returns the headers that every call of one request can
+// share when none of them carries a trace context: built once per request
+// rather than once per call, or none at all when nothing is propagated.
+func sharedCallHeaders(selected http.Header) http.Header {
+	if selected == nil {
+		return defaultCallHeaders
+	}
+	return outgoingHeaders(selected)
+}
+
 // outgoingHeaders builds the header map of one downstream call. Value slices
 // are shared with the inbound request; nothing downstream modifies them.
 func outgoingHeaders(selected http.Header) http.Header {

@@ -3,6 +3,7 @@ package router
 import (
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -17,7 +18,10 @@ type metrics struct {
 	duration    prometheus.Histogram
 	stepLatency *prometheus.HistogramVec
 	overhead    prometheus.Histogram
-	inFlight    prometheus.Gauge
+	// inFlight counts the graph requests being handled. The drain reads it
+	// too, and a GaugeFunc exports it, so a request updates one integer
+	// instead of also updating a float gauge.
+	inFlight atomic.Int64
 	// byCode holds the counters of common codes, looked up without hashing
 	// label values; it is read-only after newMetrics.
 	byCode map[int]prometheus.Counter
@@ -50,13 +54,13 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help:      "Request duration minus the time at least one downstream call was outstanding: what the router itself adds.",
 			Buckets:   prometheus.ExponentialBuckets(0.00002, 2, 16),
 		}),
-		inFlight: prometheus.NewGauge(prometheus.GaugeOpts{
-			Namespace: metricsNamespace,
-			Name:      "in_flight_requests",
-			Help:      "Graph requests being handled now.",
-		}),
 	}
-	for _, c := range []prometheus.Collector{m.requests, m.duration, m.stepLatency, m.overhead, m.inFlight} {
+	inFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Namespace: metricsNamespace,
+		Name:      "in_flight_requests",
+		Help:      "Graph requests being handled now.",
+	}, func() float64 { return float64(m.inFlight.Load()) })
+	for _, c := range []prometheus.Collector{m.requests, m.duration, m.stepLatency, m.overhead, inFlight} {
 		if err := reg.Register(c); err != nil {
 			return nil, err
 		}

@@ -41,6 +41,10 @@ type Options struct {
 	MaxResponseBytes int64
 	// MaxIdleConnsPerHost sizes the pool of downstream connections (256).
 	MaxIdleConnsPerHost int
+	// StandardTransport turns the fast path for plain-HTTP/1.1 calls off, so
+	// every downstream call goes through net/http's Transport (see
+	// transport.go); for operators who suspect the fast path.
+	StandardTransport bool
 	// DrainPeriod is the longest time the server keeps serving after
 	// Shutdown begins while /readyz reports 503 (30s). The drain ends early
 	// once no request has been in flight for DrainIdle (1s).
@@ -85,7 +89,7 @@ func (o *Options) setDefaults() {
 type Server struct {
 	opts         Options
 	router       *graphRouter
-	transport    *http.Transport
+	transport    *transport
 	http         *http.Server
 	handler      http.Handler
 	shuttingDown atomic.Bool
@@ -105,7 +109,7 @@ func NewServer(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, transport: newTransport(opts.MaxIdleConnsPerHost)}
+	s := &Server{opts: opts, transport: newTransport(opts.MaxIdleConnsPerHost, !opts.StandardTransport)}
 	s.router = newGraphRouter(compilePlan(g, m), g, &s.opts, m, &http.Client{Transport: s.transport})
 	metricsHandler := promhttp.HandlerFor(opts.Registry, promhttp.HandlerOpts{})
 	s.handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -163,7 +167,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.shuttingDown.Store(true)
 	began := time.Now()
 	s.drain(ctx, began)
-	s.opts.Logger.Info("drain finished; closing the server", "drained", time.Since(began).Round(time.Millisecond).String(), "inFlight", s.router.inFlight.Load())
+	s.opts.Logger.Info("drain finished; closing the server", "drained", time.Since(began).Round(time.Millisecond).String(), "inFlight", s.router.metrics.inFlight.Load())
 	err := s.http.Shutdown(ctx)
 	s.transport.CloseIdleConnections()
 	return err
@@ -189,7 +193,7 @@ func (s *Server) drain(ctx context.Context, began time.Time) {
 }
 
 func (s *Server) idleSince(began, now time.Time) bool {
-	if s.router.inFlight.Load() > 0 {
+	if s.router.metrics.inFlight.Load() > 0 {
 		return false
 	}
 	quietFrom := time.Unix(0, s.router.lastActivity.Load())

@@ -31,6 +31,9 @@ type Config struct {
 	// the machine hits every target alike; percentiles are the median of the
 	// rounds' percentiles.
 	Rounds int
+	// StandardTransport runs the router without its fast path for
+	// plain-HTTP/1.1 calls (router --standard-transport), for comparison.
+	StandardTransport bool
 }
 
 // Report holds every figure Run printed.
@@ -49,12 +52,12 @@ func Run(ctx context.Context, cfg Config, out io.Writer) (*Report, error) {
 		return nil, err
 	}
 	defer stopBackend()
-	oneHopURL, stopOne, err := startRouter(ctx, sequenceGraph(backendURL, 1))
+	oneHopURL, stopOne, err := startRouter(ctx, sequenceGraph(backendURL, 1), cfg.StandardTransport)
 	if err != nil {
 		return nil, err
 	}
 	defer stopOne()
-	seqURL, stopSeq, err := startRouter(ctx, sequenceGraph(backendURL, cfg.Sequences))
+	seqURL, stopSeq, err := startRouter(ctx, sequenceGraph(backendURL, cfg.Sequences), cfg.StandardTransport)
 	if err != nil {
 		return nil, err
 	}
@@ -117,11 +120,12 @@ func sequenceGraph(backendURL string, n int) string {
 	return string(data)
 }
 
-func startRouter(ctx context.Context, graph string) (string, func(), error) {
+func startRouter(ctx context.Context, graph string, standardTransport bool) (string, func(), error) {
 	s, err := router.NewServer(router.Options{
-		GraphJSON:   graph,
-		Logger:      slog.New(slog.NewTextHandler(io.Discard, nil)),
-		DrainPeriod: 0,
+		GraphJSON:         graph,
+		StandardTransport: standardTransport,
+		Logger:            slog.New(slog.NewTextHandler(io.Discard, nil)),
+		DrainPeriod:       0,
 	})
 	if err != nil {
 		return "", nil, err

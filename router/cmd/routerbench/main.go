@@ -22,6 +22,7 @@ func main() {
 	flag.DurationVar(&cfg.Warmup, "warmup", time.Second, "unrecorded closed-loop load before each measured run")
 	flag.IntVar(&cfg.Sequences, "steps", 3, "steps of the Sequence graph")
 	flag.IntVar(&cfg.Rounds, "rounds", 5, "interleaved rounds each run is split into; percentiles are their median")
+	flag.BoolVar(&cfg.StandardTransport, "standard-transport", false, "run the router without its fast path for plain-HTTP/1.1 calls, for comparison")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
