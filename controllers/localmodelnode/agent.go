@@ -78,15 +78,28 @@ type Agent struct {
 	SimulateDownloads bool
 
 	wake *wakeups
+	// fresh keeps reconciles off cached copies older than our status writes.
+	fresh lifecycle.Freshness
 }
+
+// staleRetry is how soon a reconcile that read a stale node comes back.
+const staleRetry = 20 * time.Millisecond
 
 func (a *Agent) now() time.Time { return a.Clock.Now() }
 
 // Reconcile runs one model's machines, or the node-wide housekeeping.
 func (a *Agent) Reconcile(ctx context.Context, req Request) (ctrl.Result, error) {
 	node := &v1alpha1.LocalModelNode{}
-	if err := a.Client.Get(ctx, client.ObjectKey{Name: a.NodeName}, node); err != nil {
+	key := client.ObjectKey{Name: a.NodeName}
+	if err := a.Client.Get(ctx, key, node); err != nil {
+		a.fresh.Forget(key)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
+	}
+	// Steps create and delete Jobs before the status write's optimistic lock
+	// could object, so they must never run from a copy older than our own
+	// last status write (it would, say, replace a Job that just succeeded).
+	if a.fresh.Stale(key, node.ResourceVersion) {
+		return ctrl.Result{RequeueAfter: staleRetry}, nil
 	}
 	cfg, _, err := a.Config.Load(ctx)
 	if err != nil {

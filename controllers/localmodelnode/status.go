@@ -86,8 +86,12 @@ func (sc *scope) persist(ctx context.Context) error {
 		return nil
 	}
 	end := sc.cache.spans.Start("Step WriteStatus")
+	replaced := sc.orig.ResourceVersion
 	err := sc.a.Client.Status().Patch(ctx, sc.node, client.MergeFromWithOptions(sc.orig, client.MergeFromWithOptimisticLock{}))
 	end(err)
+	if err == nil {
+		sc.a.fresh.Wrote(client.ObjectKeyFromObject(sc.node), replaced)
+	}
 	return err
 }
 
