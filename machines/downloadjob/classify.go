@@ -1,5 +1,7 @@
 package downloadjob
 
+import "github.com/fsmserve/fsmserve/machines/engine"
+
 // Classify maps what the agent observed in state s to the trigger it implies.
 // Order matters: a download nobody wants any more is cancelled whatever its
 // Job does, and a live Job is always adopted before anything is created.
@@ -14,7 +16,7 @@ func Classify(s State, o Observation) (Trigger, bool) {
 	case Recovering:
 		return recoveringTrigger(o)
 	case Pending:
-		return firstOf(o.Job.Live(), JobAccepted, o.Problem.Set(), JobRejected)
+		return engine.FirstOf(o.Job.Live(), JobAccepted, o.Problem.Set(), JobRejected)
 	case JobCreated:
 		if o.Job.Live() && o.Job.Running {
 			return PodRunning, true
@@ -24,13 +26,13 @@ func Classify(s State, o Observation) (Trigger, bool) {
 		return jobOutcome(o.Job)
 	case Verifying:
 		v := o.Verification
-		return firstOf(v.Done && v.OK, FolderVerified, v.Done && !v.OK, VerificationFailed)
+		return engine.FirstOf(v.Done && v.OK, FolderVerified, v.Done && !v.OK, VerificationFailed)
 	case Downloaded:
-		return firstOf(!o.Folder.Verified, RedownloadRequested, false, "")
+		return engine.FirstOf(!o.Folder.Verified, RedownloadRequested, false, "")
 	case WaitingToRetry:
-		return firstOf(o.BackoffElapsed, BackoffElapsed, false, "")
+		return engine.FirstOf(o.BackoffElapsed, BackoffElapsed, false, "")
 	case Failed:
-		return firstOf(o.RetryAllowed, RetryRequested, false, "")
+		return engine.FirstOf(o.RetryAllowed, RetryRequested, false, "")
 	}
 	return "", false
 }
@@ -61,17 +63,6 @@ func jobOutcome(j Job) (Trigger, bool) {
 		return JobSucceeded, true
 	case j.Failed:
 		return JobFailed, true
-	}
-	return "", false
-}
-
-// firstOf returns the trigger of the first condition that holds.
-func firstOf(c1 bool, t1 Trigger, c2 bool, t2 Trigger) (Trigger, bool) {
-	switch {
-	case c1:
-		return t1, true
-	case c2:
-		return t2, true
 	}
 	return "", false
 }

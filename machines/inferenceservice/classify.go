@@ -1,5 +1,7 @@
 package inferenceservice
 
+import "github.com/fsmserve/fsmserve/machines/engine"
+
 // Classify maps what the controller observed in state s to the trigger it
 // implies. Order matters: deletion beats stop, stop beats everything the spec
 // says, and problems beat workload health.
@@ -10,7 +12,7 @@ func Classify(s State, o Observation) (Trigger, bool) {
 	case o.Deleting:
 		return DeletionRequested, true
 	case s == Stopped:
-		return firstOf(!o.StopRequested, ResumeRequested, false, "")
+		return engine.FirstOf(!o.StopRequested, ResumeRequested, false, "")
 	case o.StopRequested:
 		return StopRequested, true
 	case s == Pending || s == Recovering:
@@ -37,9 +39,9 @@ func Classify(s State, o Observation) (Trigger, bool) {
 func injectionTrigger(s State, o Observation) (Trigger, bool) {
 	switch s {
 	case Repairing:
-		return firstOf(len(o.UninjectedPods) == 0, InjectionRestored, false, "")
+		return engine.FirstOf(len(o.UninjectedPods) == 0, InjectionRestored, false, "")
 	case Deploying, RollingOut, Ready, Degraded, Failed:
-		return firstOf(len(o.UninjectedPods) > 0, InjectionMissing, false, "")
+		return engine.FirstOf(len(o.UninjectedPods) > 0, InjectionMissing, false, "")
 	}
 	return "", false
 }
@@ -81,32 +83,21 @@ func problemTrigger(s State, p Problem) (Trigger, bool) {
 func workloadTrigger(s State, w Workload) (Trigger, bool) {
 	switch s {
 	case Deploying:
-		return firstOf(w.Failed, RolloutFailed, w.Complete(), RolloutSucceeded)
+		return engine.FirstOf(w.Failed, RolloutFailed, w.Complete(), RolloutSucceeded)
 	case RollingOut:
 		if !w.Failed && !w.Complete() && !w.Serving {
 			return AvailabilityLost, true
 		}
-		return firstOf(w.Failed, RolloutFailed, w.Complete(), RolloutSucceeded)
+		return engine.FirstOf(w.Failed, RolloutFailed, w.Complete(), RolloutSucceeded)
 	case Ready:
 		if w.Failed {
 			return RolloutFailed, true
 		}
-		return firstOf(!w.Serving, AvailabilityLost, !w.UpToDate, RolloutStarted)
+		return engine.FirstOf(!w.Serving, AvailabilityLost, !w.UpToDate, RolloutStarted)
 	case Degraded:
-		return firstOf(w.Failed, RolloutFailed, w.Complete(), AvailabilityRestored)
+		return engine.FirstOf(w.Failed, RolloutFailed, w.Complete(), AvailabilityRestored)
 	case Failed:
-		return firstOf(w.Complete(), Recovered, !w.Failed, RolloutStarted)
-	}
-	return "", false
-}
-
-// firstOf returns the trigger of the first condition that holds.
-func firstOf(c1 bool, t1 Trigger, c2 bool, t2 Trigger) (Trigger, bool) {
-	switch {
-	case c1:
-		return t1, true
-	case c2:
-		return t2, true
+		return engine.FirstOf(w.Complete(), Recovered, !w.Failed, RolloutStarted)
 	}
 	return "", false
 }

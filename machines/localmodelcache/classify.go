@@ -1,5 +1,7 @@
 package localmodelcache
 
+import "github.com/fsmserve/fsmserve/machines/engine"
+
 // Classify maps what the controller observed in state s to the trigger it
 // implies. Order matters: deletion beats everything, a problem beats the
 // nodes, the nodes' membership beats their download states.
@@ -8,7 +10,7 @@ func Classify(s State, o Observation) (Trigger, bool) {
 	case s == Deleting:
 		return "", false
 	case s == WaitingForUsers:
-		return firstOf(len(o.Users) == 0, UsersGone, false, "")
+		return engine.FirstOf(len(o.Users) == 0, UsersGone, false, "")
 	case o.Deleting:
 		return DeletionRequested, true
 	case s == Pending || s == Recovering:
@@ -59,11 +61,11 @@ func problemTrigger(s State, p Problem) (Trigger, bool) {
 func nodesTrigger(s State, n Nodes) (Trigger, bool) {
 	switch {
 	case n.Ready() == 0:
-		return firstOf(s != WaitingForNodes, NoReadyNodes, false, "")
+		return engine.FirstOf(s != WaitingForNodes, NoReadyNodes, false, "")
 	case s == WaitingForNodes:
 		return NodesAvailable, true
 	case s == Distributing:
-		return firstOf(len(n.Outdated) == 0, EntriesWritten, false, "")
+		return engine.FirstOf(len(n.Outdated) == 0, EntriesWritten, false, "")
 	case len(n.Outdated) > 0:
 		return NodesChanged, true
 	}
@@ -79,33 +81,22 @@ func copiesTrigger(s State, n Nodes) (Trigger, bool) {
 		if all {
 			return AllCopiesAvailable, true
 		}
-		return firstOf(allFailed, AllDownloadsFailed, someFailed, SomeDownloadsFailed)
+		return engine.FirstOf(allFailed, AllDownloadsFailed, someFailed, SomeDownloadsFailed)
 	case Ready:
 		if allFailed {
 			return AllDownloadsFailed, true
 		}
-		return firstOf(someFailed, SomeDownloadsFailed, !all, DownloadsInProgress)
+		return engine.FirstOf(someFailed, SomeDownloadsFailed, !all, DownloadsInProgress)
 	case PartiallyFailed:
 		if all {
 			return AllCopiesAvailable, true
 		}
-		return firstOf(allFailed, AllDownloadsFailed, !someFailed, DownloadsInProgress)
+		return engine.FirstOf(allFailed, AllDownloadsFailed, !someFailed, DownloadsInProgress)
 	case Failed:
 		if all {
 			return AllCopiesAvailable, true
 		}
-		return firstOf(someFailed && !allFailed, SomeDownloadsFailed, !someFailed, DownloadsInProgress)
-	}
-	return "", false
-}
-
-// firstOf returns the trigger of the first condition that holds.
-func firstOf(c1 bool, t1 Trigger, c2 bool, t2 Trigger) (Trigger, bool) {
-	switch {
-	case c1:
-		return t1, true
-	case c2:
-		return t2, true
+		return engine.FirstOf(someFailed && !allFailed, SomeDownloadsFailed, !someFailed, DownloadsInProgress)
 	}
 	return "", false
 }
