@@ -3,42 +3,17 @@ package webhooks_test
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/yaml"
 )
 
 // invalidCase is one entry of the invalid-manifest tables the admission
 // packages keep in testdata (see webhooks/inferenceservice/testdata/invalid.yaml).
-type invalidCase struct {
-	Name      string            `json:"name"`
-	Operation string            `json:"operation"`
-	Field     string            `json:"field"`
-	Message   string            `json:"message"`
-	Existing  []json.RawMessage `json:"existing,omitempty"`
-	Old       json.RawMessage   `json:"old,omitempty"`
-	Object    json.RawMessage   `json:"object"`
-}
-
-func loadCases[T any](t *testing.T, path string) []T {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []T
-	if err := yaml.UnmarshalStrict(raw, &out); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	if len(out) == 0 {
-		t.Fatalf("%s has no cases", path)
-	}
-	return out
-}
+type invalidCase = admissioncases.Invalid
 
 func object(t *testing.T, raw json.RawMessage, ns string) *unstructured.Unstructured {
 	t.Helper()

@@ -3,6 +3,7 @@ package webhooks_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"testing"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -11,7 +12,7 @@ import (
 )
 
 func TestInvalidInferenceServicesAreRejectedOverTLS(t *testing.T) {
-	cases := loadCases[invalidCase](t, "inferenceservice/testdata/invalid.yaml")
+	cases := admissioncases.Load[invalidCase](t, "inferenceservice/testdata/invalid.yaml")
 	if len(cases) < 60 {
 		t.Fatalf("want at least 60 invalid manifests, have %d", len(cases))
 	}
@@ -32,7 +33,7 @@ type validCase struct {
 func TestKServeSamplesAreAdmittedAndDefaulted(t *testing.T) {
 	ctx := context.Background()
 	ns := newNamespace(t)
-	for _, c := range loadCases[validCase](t, "inferenceservice/testdata/valid.yaml") {
+	for _, c := range admissioncases.Load[validCase](t, "inferenceservice/testdata/valid.yaml") {
 		t.Run(c.Name, func(t *testing.T) {
 			obj := object(t, c.Object, ns)
 			if err := cluster.Create(ctx, obj); err != nil {
@@ -60,19 +61,19 @@ func TestKServeSamplesAreAdmittedAndDefaulted(t *testing.T) {
 }
 
 func TestRuntimeValidatorsOverTLS(t *testing.T) {
-	for _, c := range loadCases[invalidCase](t, "servingruntime/testdata/invalid.yaml") {
+	for _, c := range admissioncases.Load[invalidCase](t, "servingruntime/testdata/invalid.yaml") {
 		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
 	}
 }
 
 func TestInvalidInferenceGraphsAreRejectedOverTLS(t *testing.T) {
-	for _, c := range loadCases[invalidCase](t, "inferencegraph/testdata/invalid.yaml") {
+	for _, c := range admissioncases.Load[invalidCase](t, "inferencegraph/testdata/invalid.yaml") {
 		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
 	}
 }
 
 func TestInvalidLocalModelCachesAreRejectedOverTLS(t *testing.T) {
-	for _, c := range loadCases[invalidCase](t, "localmodel/testdata/invalid.yaml") {
+	for _, c := range admissioncases.Load[invalidCase](t, "localmodel/testdata/invalid.yaml") {
 		t.Run(c.Name, func(t *testing.T) { expectRejected(t, c) })
 	}
 }

@@ -3,33 +3,15 @@ package inferencegraph
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 )
 
-type invalidCase struct {
-	Name      string          `json:"name"`
-	Operation string          `json:"operation"`
-	Field     string          `json:"field"`
-	Message   string          `json:"message"`
-	Object    json.RawMessage `json:"object"`
-}
-
 func TestInvalidGraphs(t *testing.T) {
-	raw, err := os.ReadFile("testdata/invalid.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []invalidCase
-	if err := yaml.UnmarshalStrict(raw, &cases); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
+	for _, c := range admissioncases.Load[admissioncases.Invalid](t, "testdata/invalid.yaml") {
 		t.Run(c.Name, func(t *testing.T) {
 			g := &v1alpha1.InferenceGraph{}
 			if err := json.Unmarshal(c.Object, g); err != nil {

@@ -3,27 +3,18 @@ package inferenceservice
 import (
 	"bytes"
 	"encoding/json"
-	"os"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"sigs.k8s.io/yaml"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 )
 
-// invalidCase is one entry of testdata/invalid*.yaml.
-type invalidCase struct {
-	Name      string          `json:"name"`
-	Operation string          `json:"operation"`
-	Field     string          `json:"field"`
-	Message   string          `json:"message"`
-	Old       json.RawMessage `json:"old,omitempty"`
-	Object    json.RawMessage `json:"object"`
-}
+type invalidCase = admissioncases.Invalid
 
 // validCase is one entry of testdata/valid.yaml.
 type validCase struct {
@@ -31,19 +22,6 @@ type validCase struct {
 	Format   string          `json:"format"`
 	Protocol string          `json:"protocol"`
 	Object   json.RawMessage `json:"object"`
-}
-
-func loadCases[T any](t testing.TB, file string) []T {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []T
-	if err := yaml.UnmarshalStrict(data, &cases); err != nil {
-		t.Fatalf("%s: %v", file, err)
-	}
-	return cases
 }
 
 // decodeISVC decodes a manifest strictly: a misspelled field fails the test
@@ -69,7 +47,7 @@ func TestInvalidManifests(t *testing.T) {
 		{"testdata/invalid-all-capabilities.yaml", AllCapabilities(), 20},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			cases := loadCases[invalidCase](t, tc.file)
+			cases := admissioncases.Load[invalidCase](t, tc.file)
 			if len(cases) < tc.min {
 				t.Fatalf("%d cases, want at least %d", len(cases), tc.min)
 			}
@@ -103,33 +81,16 @@ func runInvalidCase(t *testing.T, c invalidCase, caps Capabilities) {
 	default:
 		t.Fatalf("operation %q, want CREATE or UPDATE", c.Operation)
 	}
-	if !hasError(errs, c.Field, c.Message) {
-		t.Fatalf("want an error at %s containing %q, got:\n%s", c.Field, c.Message, errorLines(errs))
+	if !admissioncases.HasError(errs, c.Field, c.Message) {
+		t.Fatalf("want an error at %s containing %q, got:\n%s", c.Field, c.Message, admissioncases.ErrorLines(errs))
 	}
 	if len(errs) != 1 {
-		t.Fatalf("want exactly the one error, so no rule reports noise; got:\n%s", errorLines(errs))
+		t.Fatalf("want exactly the one error, so no rule reports noise; got:\n%s", admissioncases.ErrorLines(errs))
 	}
 	err := invalid(obj, errs)
 	if !apierrors.IsInvalid(err) || !strings.Contains(err.Error(), c.Field) || !strings.Contains(err.Error(), c.Message) {
 		t.Fatalf("status error %v does not carry the field and message", err)
 	}
-}
-
-func hasError(errs field.ErrorList, path, message string) bool {
-	for _, e := range errs {
-		if e.Field == path && strings.Contains(e.Error(), message) {
-			return true
-		}
-	}
-	return false
-}
-
-func errorLines(errs field.ErrorList) string {
-	lines := make([]string, len(errs))
-	for i, e := range errs {
-		lines[i] = "  " + e.Error()
-	}
-	return strings.Join(lines, "\n")
 }
 
 // checkUniqueNames: case names are unique, and so are object names, so the
@@ -154,17 +115,17 @@ func checkUniqueNames(t *testing.T, cases []invalidCase) {
 }
 
 func TestValidManifests(t *testing.T) {
-	cases := loadCases[validCase](t, "testdata/valid.yaml")
+	cases := admissioncases.Load[validCase](t, "testdata/valid.yaml")
 	cfg := config.Default()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
 			isvc := decodeISVC(t, c.Object)
 			Default(isvc, cfg)
 			if errs := Validate(isvc, cfg, CurrentCapabilities()); len(errs) > 0 {
-				t.Fatalf("rejected:\n%s", errorLines(errs))
+				t.Fatalf("rejected:\n%s", admissioncases.ErrorLines(errs))
 			}
 			if errs := ValidateUpdate(isvc, isvc.DeepCopy(), cfg, CurrentCapabilities()); len(errs) > 0 {
-				t.Fatalf("a no-op update is rejected:\n%s", errorLines(errs))
+				t.Fatalf("a no-op update is rejected:\n%s", admissioncases.ErrorLines(errs))
 			}
 			p := &isvc.Spec.Predictor
 			impls := p.GetImplementations()

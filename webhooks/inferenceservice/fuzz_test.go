@@ -2,6 +2,7 @@ package inferenceservice
 
 import (
 	"encoding/json"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -28,14 +29,14 @@ func fuzzConfigs(t testing.TB) []*config.Config {
 // addSeeds adds every manifest of the test data as a seed.
 func addSeeds(f *testing.F, add func(json.RawMessage)) {
 	for _, file := range []string{"testdata/invalid.yaml", "testdata/invalid-all-capabilities.yaml"} {
-		for _, c := range loadCases[invalidCase](f, file) {
+		for _, c := range admissioncases.Load[invalidCase](f, file) {
 			add(c.Object)
 			if c.Old != nil {
 				add(c.Old)
 			}
 		}
 	}
-	for _, c := range loadCases[validCase](f, "testdata/valid.yaml") {
+	for _, c := range admissioncases.Load[validCase](f, "testdata/valid.yaml") {
 		add(c.Object)
 	}
 }

@@ -2,6 +2,7 @@ package inferenceservice
 
 import (
 	"encoding/json"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"testing"
 
 	"github.com/fsmserve/fsmserve/config"
@@ -57,14 +58,14 @@ func TestManifestsPassTheSchema(t *testing.T) {
 		validate(t, s, name+" (defaulted)", defaulted)
 	}
 	for _, file := range []string{"testdata/invalid.yaml", "testdata/invalid-all-capabilities.yaml"} {
-		for _, c := range loadCases[invalidCase](t, file) {
+		for _, c := range admissioncases.Load[invalidCase](t, file) {
 			check(c.Name, c.Object)
 			if c.Old != nil {
 				check(c.Name+" old", c.Old)
 			}
 		}
 	}
-	for _, c := range loadCases[validCase](t, "testdata/valid.yaml") {
+	for _, c := range admissioncases.Load[validCase](t, "testdata/valid.yaml") {
 		check(c.Name, c.Object)
 	}
 }

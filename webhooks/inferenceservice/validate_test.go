@@ -1,6 +1,7 @@
 package inferenceservice
 
 import (
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
@@ -87,12 +88,12 @@ func TestValidateRules(t *testing.T) {
 			errs := Validate(isvc, cfg, tc.caps)
 			if tc.field == "" {
 				if len(errs) > 0 {
-					t.Fatalf("rejected:\n%s", errorLines(errs))
+					t.Fatalf("rejected:\n%s", admissioncases.ErrorLines(errs))
 				}
 				return
 			}
-			if !hasError(errs, tc.field, tc.message) || len(errs) != 1 {
-				t.Fatalf("want only an error at %s containing %q, got:\n%s", tc.field, tc.message, errorLines(errs))
+			if !admissioncases.HasError(errs, tc.field, tc.message) || len(errs) != 1 {
+				t.Fatalf("want only an error at %s containing %q, got:\n%s", tc.field, tc.message, admissioncases.ErrorLines(errs))
 			}
 		})
 	}
@@ -138,12 +139,12 @@ func TestValidateUpdateRules(t *testing.T) {
 			errs := ValidateUpdate(old, new, cfg, CurrentCapabilities())
 			if tc.field == "" {
 				if len(errs) > 0 {
-					t.Fatalf("rejected:\n%s", errorLines(errs))
+					t.Fatalf("rejected:\n%s", admissioncases.ErrorLines(errs))
 				}
 				return
 			}
-			if !hasError(errs, tc.field, tc.message) {
-				t.Fatalf("want an error at %s containing %q, got:\n%s", tc.field, tc.message, errorLines(errs))
+			if !admissioncases.HasError(errs, tc.field, tc.message) {
+				t.Fatalf("want an error at %s containing %q, got:\n%s", tc.field, tc.message, admissioncases.ErrorLines(errs))
 			}
 		})
 	}
@@ -187,11 +188,11 @@ func TestLongNamesCountEveryService(t *testing.T) {
 	// 52 characters: {name}-predictor fits in 63, {name}-transformer does not.
 	const name = "a-name-of-fifty-two-characters-abcdefghijklmnopqrstu"
 	isvc := parseISVC(t, `{metadata: {name: `+name+`}, spec: {predictor: {sklearn: {storageUri: s3://m}}, transformer: {containers: [{name: kserve-container, image: t}]}}}`)
-	if errs := Validate(isvc, nil, AllCapabilities()); !hasError(errs, "metadata.name", name+`-transformer" would have 64 characters`) {
-		t.Fatalf("got:\n%s", errorLines(errs))
+	if errs := Validate(isvc, nil, AllCapabilities()); !admissioncases.HasError(errs, "metadata.name", name+`-transformer" would have 64 characters`) {
+		t.Fatalf("got:\n%s", admissioncases.ErrorLines(errs))
 	}
 	isvc.Spec.Transformer = nil
 	if errs := Validate(isvc, nil, AllCapabilities()); len(errs) > 0 {
-		t.Fatalf("without the transformer:\n%s", errorLines(errs))
+		t.Fatalf("without the transformer:\n%s", admissioncases.ErrorLines(errs))
 	}
 }

@@ -3,7 +3,7 @@ package localmodel
 import (
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
@@ -20,28 +20,11 @@ import (
 // casesNamespace is where namespaced objects of a case go in these tests.
 const casesNamespace = "cases"
 
-// invalidCase is one entry of testdata/invalid.yaml.
-type invalidCase struct {
-	Name      string            `json:"name"`
-	Operation string            `json:"operation"`
-	Field     string            `json:"field,omitempty"`
-	Message   string            `json:"message"`
-	Existing  []json.RawMessage `json:"existing,omitempty"`
-	Old       json.RawMessage   `json:"old,omitempty"`
-	Object    json.RawMessage   `json:"object"`
-}
+type invalidCase = admissioncases.Invalid
 
 func loadCases(t *testing.T) []invalidCase {
 	t.Helper()
-	data, err := os.ReadFile("testdata/invalid.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []invalidCase
-	if err := yaml.UnmarshalStrict(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return admissioncases.Load[invalidCase](t, "testdata/invalid.yaml")
 }
 
 func testScheme(t *testing.T) *runtime.Scheme {

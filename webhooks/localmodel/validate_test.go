@@ -1,6 +1,7 @@
 package localmodel
 
 import (
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestValidateSpec(t *testing.T) {
 			assert.Len(t, errs, len(c.want), errLines(errs))
 			for _, w := range c.want {
 				field, msg, _ := strings.Cut(w, ": ")
-				assert.True(t, hasError(errs, field, msg), "want %q in\n%s", w, errLines(errs))
+				assert.True(t, admissioncases.HasError(errs, field, msg), "want %q in\n%s", w, errLines(errs))
 			}
 		})
 	}
@@ -75,15 +76,6 @@ func TestInUseNamesTheUsersAndTheFix(t *testing.T) {
 		`delete them, or annotate them with serving.kserve.io/disable-localmodel: "true" so they stop using the cache, then delete it`, err.Error())
 	err = InUse(KindNamespaceCache, "bert", []string{"team/qa"})
 	assert.Contains(t, err.Error(), `localmodelnamespacecaches.serving.kserve.io "bert" is forbidden: LocalModelNamespaceCache bert is still used by InferenceService team/qa`)
-}
-
-func hasError(errs field.ErrorList, path, message string) bool {
-	for _, e := range errs {
-		if e.Field == path && strings.Contains(e.Error(), message) {
-			return true
-		}
-	}
-	return false
 }
 
 func errLines(errs field.ErrorList) string {

@@ -4,42 +4,23 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/yaml"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 )
 
-// invalidCase is one entry of testdata/invalid.yaml.
-type invalidCase struct {
-	Name      string            `json:"name"`
-	Operation string            `json:"operation"`
-	Field     string            `json:"field"`
-	Message   string            `json:"message"`
-	Existing  []json.RawMessage `json:"existing,omitempty"`
-	Old       json.RawMessage   `json:"old,omitempty"`
-	Object    json.RawMessage   `json:"object"`
-}
+type invalidCase = admissioncases.Invalid
 
 func loadCases(t *testing.T) []invalidCase {
 	t.Helper()
-	data, err := os.ReadFile("testdata/invalid.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []invalidCase
-	if err := yaml.UnmarshalStrict(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	return cases
+	return admissioncases.Load[invalidCase](t, "testdata/invalid.yaml")
 }
 
 // decodeRuntime decodes a ServingRuntime or ClusterServingRuntime strictly.
@@ -128,8 +109,8 @@ func runInvalidCase(t *testing.T, c invalidCase) {
 		t.Fatalf("operation %q", c.Operation)
 	}
 	errs := ValidateRuntime(specOf(obj), obj.GetName(), others, nil)
-	if !hasError(errs, c.Field, c.Message) || len(errs) != 1 {
-		t.Fatalf("want only an error at %s containing %q, got:\n%s", c.Field, c.Message, errorLines(errs))
+	if !admissioncases.HasError(errs, c.Field, c.Message) || len(errs) != 1 {
+		t.Fatalf("want only an error at %s containing %q, got:\n%s", c.Field, c.Message, admissioncases.ErrorLines(errs))
 	}
 	// The same verdict through the adapter, listing the runtimes it stores.
 	v := &Validator{Client: fake.NewClientBuilder().WithScheme(testScheme(t)).WithObjects(stored...).Build()}
@@ -163,21 +144,4 @@ func admit(t *testing.T, v *Validator, old, obj client.Object) error {
 	}
 	t.Fatalf("kind %T", obj)
 	return nil
-}
-
-func hasError(errs field.ErrorList, path, message string) bool {
-	for _, e := range errs {
-		if e.Field == path && strings.Contains(e.Error(), message) {
-			return true
-		}
-	}
-	return false
-}
-
-func errorLines(errs field.ErrorList) string {
-	lines := make([]string, len(errs))
-	for i, e := range errs {
-		lines[i] = "  " + e.Error()
-	}
-	return strings.Join(lines, "\n")
 }

@@ -3,6 +3,7 @@ package servingruntime
 import (
 	"context"
 	"errors"
+	"github.com/fsmserve/fsmserve/internal/admissioncases"
 	"strings"
 	"testing"
 
@@ -98,12 +99,12 @@ func TestValidateRuntime(t *testing.T) {
 			errs := ValidateRuntime(spec(t, tc.spec), "new", others, cfg)
 			if tc.field == "" {
 				if len(errs) > 0 {
-					t.Fatalf("rejected:\n%s", errorLines(errs))
+					t.Fatalf("rejected:\n%s", admissioncases.ErrorLines(errs))
 				}
 				return
 			}
-			if !hasError(errs, tc.field, tc.message) || len(errs) != 1 {
-				t.Fatalf("want only an error at %s containing %q, got:\n%s", tc.field, tc.message, errorLines(errs))
+			if !admissioncases.HasError(errs, tc.field, tc.message) || len(errs) != 1 {
+				t.Fatalf("want only an error at %s containing %q, got:\n%s", tc.field, tc.message, admissioncases.ErrorLines(errs))
 			}
 		})
 	}
@@ -129,7 +130,7 @@ func TestShippedRuntimesAreValid(t *testing.T) {
 	}
 	for _, r := range runtimes {
 		if errs := ValidateRuntime(r.Spec, r.Name, runtimes, nil); len(errs) > 0 {
-			t.Errorf("%s:\n%s", r.Name, errorLines(errs))
+			t.Errorf("%s:\n%s", r.Name, admissioncases.ErrorLines(errs))
 		}
 	}
 }
