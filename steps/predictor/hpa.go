@@ -11,29 +11,32 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 )
 
-// defaultCPUUtilization is KServe's target when none is given.
-const defaultCPUUtilization = 80
+// DefaultCPUUtilization is KServe's target when none is given.
+const DefaultCPUUtilization = 80
 
-// hpa builds the HorizontalPodAutoscaler KServe's hpa class uses: min at least
-// 1, max at least min, a CPU or memory target. Behavior is left to the API
-// server's defaults: autoScaling.behavior is honoured only by KEDA upstream.
+// hpa builds the HorizontalPodAutoscaler KServe's hpa class uses for a
+// predictor. Behavior is left to the API server's defaults:
+// autoScaling.behavior is honoured only by KEDA upstream.
 func hpa(meta metav1.ObjectMeta, pred *v1beta1.PredictorSpec) *autoscalingv2.HorizontalPodAutoscaler {
-	minReplicas := int32(1)
-	if pred.MinReplicas != nil && *pred.MinReplicas >= 1 {
-		minReplicas = *pred.MinReplicas
+	return HPA(meta, pred.MinReplicas, pred.MaxReplicas, hpaMetrics(pred))
+}
+
+// HPA scales the Deployment named like meta as KServe's hpa class does: min
+// at least 1, max at least min, the given metrics.
+func HPA(meta metav1.ObjectMeta, minReplicas *int32, maxReplicas int32, metrics []autoscalingv2.MetricSpec) *autoscalingv2.HorizontalPodAutoscaler {
+	low := int32(1)
+	if minReplicas != nil && *minReplicas >= 1 {
+		low = *minReplicas
 	}
-	maxReplicas := pred.MaxReplicas
-	if maxReplicas < minReplicas {
-		maxReplicas = minReplicas
-	}
+	high := max(maxReplicas, low)
 	return &autoscalingv2.HorizontalPodAutoscaler{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "autoscaling/v2", Kind: "HorizontalPodAutoscaler"},
 		ObjectMeta: meta,
 		Spec: autoscalingv2.HorizontalPodAutoscalerSpec{
 			ScaleTargetRef: autoscalingv2.CrossVersionObjectReference{APIVersion: "apps/v1", Kind: "Deployment", Name: meta.Name},
-			MinReplicas:    &minReplicas,
-			MaxReplicas:    maxReplicas,
-			Metrics:        hpaMetrics(pred),
+			MinReplicas:    &low,
+			MaxReplicas:    high,
+			Metrics:        metrics,
 		},
 	}
 }
@@ -48,18 +51,18 @@ func hpaMetrics(pred *v1beta1.PredictorSpec) []autoscalingv2.MetricSpec {
 	}
 	switch {
 	case metric == "cpu":
-		target := int32(defaultCPUUtilization)
+		target := int32(DefaultCPUUtilization)
 		if pred.ScaleTarget != nil {
 			target = *pred.ScaleTarget
 		}
-		return []autoscalingv2.MetricSpec{utilization(corev1.ResourceCPU, target)}
+		return []autoscalingv2.MetricSpec{Utilization(corev1.ResourceCPU, target)}
 	case metric == "memory" && pred.ScaleTarget != nil && pred.ScaleMetricType != nil && *pred.ScaleMetricType == v1beta1.AverageValueMetricType:
 		// An AverageValue memory target is in MiB, as admission documents it.
 		q := resource.MustParse(strconv.Itoa(int(*pred.ScaleTarget)) + "Mi")
 		return []autoscalingv2.MetricSpec{{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
 			Name: corev1.ResourceMemory, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.AverageValueMetricType, AverageValue: &q}}}}
 	case metric == "memory" && pred.ScaleTarget != nil:
-		return []autoscalingv2.MetricSpec{utilization(corev1.ResourceMemory, *pred.ScaleTarget)}
+		return []autoscalingv2.MetricSpec{Utilization(corev1.ResourceMemory, *pred.ScaleTarget)}
 	}
 	return nil
 }
@@ -76,13 +79,13 @@ func resourceMetrics(as *v1beta1.AutoScalingSpec) []autoscalingv2.MetricSpec {
 		t := m.Resource.Target
 		switch {
 		case name == corev1.ResourceCPU:
-			target := int32(defaultCPUUtilization)
+			target := int32(DefaultCPUUtilization)
 			if t.AverageUtilization != nil {
 				target = *t.AverageUtilization
 			}
-			out = append(out, utilization(name, target))
+			out = append(out, Utilization(name, target))
 		case name == corev1.ResourceMemory && t.AverageUtilization != nil:
-			out = append(out, utilization(name, *t.AverageUtilization))
+			out = append(out, Utilization(name, *t.AverageUtilization))
 		case name == corev1.ResourceMemory && t.AverageValue != nil:
 			q := t.AverageValue.Quantity.DeepCopy()
 			out = append(out, autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
@@ -92,7 +95,8 @@ func resourceMetrics(as *v1beta1.AutoScalingSpec) []autoscalingv2.MetricSpec {
 	return out
 }
 
-func utilization(name corev1.ResourceName, target int32) autoscalingv2.MetricSpec {
+// Utilization is a Resource metric with an average utilization target.
+func Utilization(name corev1.ResourceName, target int32) autoscalingv2.MetricSpec {
 	return autoscalingv2.MetricSpec{Type: autoscalingv2.ResourceMetricSourceType, Resource: &autoscalingv2.ResourceMetricSource{
 		Name: name, Target: autoscalingv2.MetricTarget{Type: autoscalingv2.UtilizationMetricType, AverageUtilization: &target}}}
 }
