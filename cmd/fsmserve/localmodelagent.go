@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
-	ctrl "sigs.k8s.io/controller-runtime"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers/localmodelnode"
@@ -43,18 +39,13 @@ func newLocalModelAgentCommand() *cobra.Command {
 			"and removes the folders of models that left the spec.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.SilenceUsage = true
-			ctrl.SetLogger(zap.New())
 			if f.nodeName == "" {
+				cmd.SilenceUsage = true
 				return fmt.Errorf("no node name: set NODE_NAME (downward API fieldRef spec.nodeName) or pass --node-name")
 			}
-			cfg, err := restConfig(f.kubeconfig)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runAgent(ctx, cfg, f)
+			return runAgainstCluster(cmd, f.kubeconfig, func(ctx context.Context, cfg *rest.Config) error {
+				return runAgent(ctx, cfg, f)
+			})
 		},
 	}
 	fl := cmd.Flags()

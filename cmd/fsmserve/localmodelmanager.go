@@ -4,16 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
-	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
@@ -43,15 +40,9 @@ func newLocalModelManagerCommand() *cobra.Command {
 			"same controllers and validators; run one or the other.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.SilenceUsage = true
-			ctrl.SetLogger(zap.New())
-			cfg, err := restConfig(f.kubeconfig)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runLocalModelManager(ctx, cfg, f)
+			return runAgainstCluster(cmd, f.kubeconfig, func(ctx context.Context, cfg *rest.Config) error {
+				return runLocalModelManager(ctx, cfg, f)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address for Prometheus metrics; 0 disables")

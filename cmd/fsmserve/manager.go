@@ -38,19 +38,13 @@ func newManagerCommand() *cobra.Command {
 			"OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT is set.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			cmd.SilenceUsage = true
-			ctrl.SetLogger(zap.New())
-			cfg, err := restConfig(f.kubeconfig)
-			if err != nil {
-				return err
-			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			ns := config.SystemNamespace()
-			return runManager(ctx, cfg, controllers.ManagerOptions{
-				SystemNamespace: ns, MetricsAddr: f.metricsAddr,
-				HealthAddr: f.healthAddr, LeaderElection: f.leaderElection,
-			}, webhooks.ServeOptions{SystemNamespace: ns, Port: f.webhookPort, CertDir: f.webhookCertDir}, nil)
+			return runAgainstCluster(cmd, f.kubeconfig, func(ctx context.Context, cfg *rest.Config) error {
+				ns := config.SystemNamespace()
+				return runManager(ctx, cfg, controllers.ManagerOptions{
+					SystemNamespace: ns, MetricsAddr: f.metricsAddr,
+					HealthAddr: f.healthAddr, LeaderElection: f.leaderElection,
+				}, webhooks.ServeOptions{SystemNamespace: ns, Port: f.webhookPort, CertDir: f.webhookCertDir}, nil)
+			})
 		},
 	}
 	cmd.Flags().StringVar(&f.metricsAddr, "metrics-bind-address", ":8080", "address for Prometheus metrics; 0 disables")
@@ -102,4 +96,19 @@ func runManager(ctx context.Context, cfg *rest.Config, o controllers.ManagerOpti
 		started <- cm
 	}
 	return mgr.Start(ctx)
+}
+
+// runAgainstCluster is the start of every command that runs against a
+// cluster: plain errors (no usage dump), JSON logs, the kubeconfig, and a
+// context that ends on Ctrl-C or SIGTERM.
+func runAgainstCluster(cmd *cobra.Command, kubeconfig string, run func(context.Context, *rest.Config) error) error {
+	cmd.SilenceUsage = true
+	ctrl.SetLogger(zap.New())
+	cfg, err := restConfig(kubeconfig)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, cfg)
 }
