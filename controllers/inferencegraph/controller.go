@@ -1,89 +1,75 @@
-// Package inferencegraph reconciles InferenceGraphs in Standard mode: it
-// resolves every serviceName step to its InferenceService, lets the lifecycle
-// machine decide, runs the router's Deployment, Service and HPA, writes status
-// once, and only then publishes Events, metrics and spans.
+// Package inferencegraph reconciles InferenceGraphs in Standard mode. It is
+// one kind of the lifecycle kit (controllers/lifecycle): what is its own is
+// resolving every serviceName step to its InferenceService (resolve.go), the
+// router's steps (steps.go) and the pure status derivation (status.go).
 package inferencegraph
 
 import (
 	"context"
 	"strings"
-	"time"
+	"sync"
 
-	"go.opentelemetry.io/otel/attribute"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
-	"github.com/fsmserve/fsmserve/internal/tracing"
 	machine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 )
 
-// Reconciler reconciles InferenceGraphs.
+// Finalizer is KServe's finalizer name for graphs: it lets the Deleting
+// transition be recorded, traced and published before the object goes.
+const Finalizer = "inferencegraph.finalizers"
+
+// Reconciler holds what the InferenceGraph kind needs from its process.
 type Reconciler struct {
-	Client    client.Client
+	Client client.Client
+	// APIReader reads the API server directly: only to tell a child the cache
+	// has not caught up with from one that belongs to someone else.
+	APIReader client.Reader
 	Scheme    *runtime.Scheme
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
-	// fresh keeps reconciles off cached copies older than our status writes.
-	fresh lifecycle.Freshness
+
+	once sync.Once
+	kit  *kit
 }
 
-// staleRetry is how soon a reconcile that read a stale copy comes back.
-const staleRetry = 20 * time.Millisecond
+type kit = lifecycle.Reconciler[*v1alpha1.InferenceGraph, machine.State, machine.Trigger, machine.Observation, *world]
 
-func (r *Reconciler) now() time.Time { return r.Clock.Now() }
+// run is one reconcile of an InferenceGraph.
+type run = lifecycle.Run[*v1alpha1.InferenceGraph, *world]
 
-// Reconcile is the skeleton every fsmserve controller follows: observe,
-// decide, act, write status once, then publish.
+// Reconcile runs the shared skeleton with this kind's parts.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	ig := &v1alpha1.InferenceGraph{}
-	if err := r.Client.Get(ctx, req.NamespacedName, ig); err != nil {
-		r.fresh.Forget(req.NamespacedName)
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if r.fresh.Stale(req.NamespacedName, ig.GetResourceVersion()) {
-		return ctrl.Result{RequeueAfter: staleRetry}, nil
-	}
-	if err := r.ensureFinalizer(ctx, ig); err != nil {
-		return ctrl.Result{}, err
-	}
-	sc := newScope(r, ig)
-	if err := sc.observe(ctx); err != nil {
-		return ctrl.Result{}, err
-	}
-	m := machine.Machine.New(sc.storedState, machine.StateUnknown, r.now)
-	obs := sc.observation()
-	_, willMove := machine.Classify(m.State(), obs)
-	plan := lifecycle.BeginEpisode(ig.Status.Lifecycle, ig.Generation, willMove || m.State() != machine.State(sc.storedState), r.now())
-	sc.traceParent = tracing.FormatTraceParent(plan.Context)
-	obs, runErr := m.Run(ctx, obs, sc.act)
-	records := lifecycle.Records(m)
-	sc.deriveStatus(ctx, m, obs)
-	lifecycle.SettleEpisode(ig.Status.Lifecycle, &plan, machine.Machine.KindOf(m.State()).EndsEpisode())
-	if err := sc.persist(ctx); err != nil {
-		return ctrl.Result{}, err
-	}
-	r.publish(ctx, sc, records, plan, m.State())
-	if sc.removeFinalizer {
-		return ctrl.Result{}, r.removeFinalizer(ctx, ig)
-	}
-	return lifecycle.Result(ctx, runErr, sc.errs, 0)
+	return r.lifecycle().Reconcile(ctx, req)
 }
 
-func (r *Reconciler) publish(ctx context.Context, sc *scope, records []lifecycle.Record, plan lifecycle.EpisodePlan, state machine.State) {
-	lifecycle.TransitionSpans(sc.spans, machine.MachineName, records)
-	sc.spans.Finish(attribute.String("sm.state", string(state)))
-	r.Publisher.Publish(ctx, lifecycle.Outcome{
-		Object: sc.ig, Records: records, Plan: plan, Spans: sc.spans,
-		DidSomething: len(records) > 0 || sc.changed, State: string(state), Now: time.Now(),
+func (r *Reconciler) lifecycle() *kit {
+	r.once.Do(func() {
+		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, Kind: lifecycle.Kind[*v1alpha1.InferenceGraph, machine.State, machine.Trigger, machine.Observation, *world]{
+			Name:         "InferenceGraph",
+			Definition:   machine.Definition,
+			Finalizer:    Finalizer,
+			New:          func() *v1alpha1.InferenceGraph { return &v1alpha1.InferenceGraph{} },
+			Status:       statusOf,
+			Observe:      r.observe,
+			Observation:  observation,
+			Steps:        steps,
+			DeriveStatus: deriveStatus,
+		}}
 	})
+	return r.kit
+}
+
+func statusOf(ig *v1alpha1.InferenceGraph) lifecycle.StatusAccess {
+	st := &ig.Status
+	return lifecycle.StatusAccess{Value: st, Lifecycle: &st.Lifecycle, ObservedGeneration: &st.ObservedGeneration}
 }
 
 // stateOf returns the state stored in status, "" for a new object.
@@ -92,12 +78,6 @@ func stateOf(ig *v1alpha1.InferenceGraph) string {
 		return ""
 	}
 	return ig.Status.Lifecycle.State
-}
-
-func ensureLifecycle(ig *v1alpha1.InferenceGraph) {
-	if ig.Status.Lifecycle == nil {
-		ig.Status.Lifecycle = &common.Lifecycle{Machine: machine.MachineName}
-	}
 }
 
 // isStopped reads serving.kserve.io/stop as KServe does: "true" in any case.

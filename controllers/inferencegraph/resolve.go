@@ -25,41 +25,41 @@ const ReasonUnsupportedProtocol = "UnsupportedProtocol"
 // resolve builds the desired router, or records the problem that prevents it:
 // a broken config key, a graph the router could not run, or a step whose
 // InferenceService is missing or not Ready.
-func (sc *scope) resolve(ctx context.Context) error {
+func (w *world) resolve(ctx context.Context, c client.Reader, ig *v1alpha1.InferenceGraph) error {
 	for _, key := range neededConfigKeys {
-		if ke := sc.cfgErrs.For(key); ke != nil {
-			sc.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: ke.Reason(), Message: ke.Error()}
+		if ke := w.cfgErrs.For(key); ke != nil {
+			w.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: ke.Reason(), Message: ke.Error()}
 			return nil
 		}
 	}
-	spec := &sc.ig.Spec
+	spec := &ig.Spec
 	if err := graph.Check(spec); err != nil {
-		sc.problem = machine.Problem{Kind: machine.SpecProblem, Reason: graph.ReasonInvalidGraphSpec, Message: err.Error()}
+		w.problem = machine.Problem{Kind: machine.SpecProblem, Reason: graph.ReasonInvalidGraphSpec, Message: err.Error()}
 		return nil
 	}
-	host, err := sc.cfg.Ingress.Host(sc.ig.Name, sc.ig.Namespace, sc.ig.Annotations, sc.ig.Labels)
+	host, err := w.cfg.Ingress.Host(ig.Name, ig.Namespace, ig.Annotations, ig.Labels)
 	if err != nil {
-		sc.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: config.Reason(config.KeyIngress),
-			Message: fmt.Sprintf("inferenceservice-config key %q: the domainTemplate renders no valid host for %s: %v", config.KeyIngress, sc.ig.Name, err)}
+		w.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: config.Reason(config.KeyIngress),
+			Message: fmt.Sprintf("inferenceservice-config key %q: the domainTemplate renders no valid host for %s: %v", config.KeyIngress, ig.Name, err)}
 		return nil
 	}
-	sc.host = host
-	urls, err := sc.resolveSteps(ctx, spec)
-	if err != nil || sc.problem.Kind != machine.NoProblem {
+	w.host = host
+	urls, err := w.resolveSteps(ctx, c, ig, spec)
+	if err != nil || w.problem.Kind != machine.NoProblem {
 		return err
 	}
 	raw, err := graph.ResolvedJSON(spec, urls)
 	if err != nil {
-		sc.problem = machine.Problem{Kind: machine.SpecProblem, Reason: graph.ReasonInvalidGraphSpec, Message: err.Error()}
+		w.problem = machine.Problem{Kind: machine.SpecProblem, Reason: graph.ReasonInvalidGraphSpec, Message: err.Error()}
 		return nil
 	}
-	sc.desired = graph.Build(sc.ig, raw, sc.cfg)
+	w.desired = graph.Build(ig, raw, w.cfg)
 	return nil
 }
 
 // resolveSteps turns every serviceName step into its URL, stopping at the
-// first step that cannot be resolved (recorded in sc.problem).
-func (sc *scope) resolveSteps(ctx context.Context, spec *v1alpha1.InferenceGraphSpec) (map[graph.StepRef]string, error) {
+// first step that cannot be resolved (recorded in w.problem).
+func (w *world) resolveSteps(ctx context.Context, c client.Reader, ig *v1alpha1.InferenceGraph, spec *v1alpha1.InferenceGraphSpec) (map[graph.StepRef]string, error) {
 	urls := map[graph.StepRef]string{}
 	byService := map[string]string{}
 	for _, ref := range graph.ServiceSteps(spec) {
@@ -68,12 +68,12 @@ func (sc *scope) resolveSteps(ctx context.Context, spec *v1alpha1.InferenceGraph
 			urls[ref] = u
 			continue
 		}
-		u, problem, err := sc.resolveStep(ctx, ref, name)
+		u, problem, err := resolveStep(ctx, c, ig, ref, name)
 		if err != nil {
 			return nil, err
 		}
 		if problem != nil {
-			sc.problem = *problem
+			w.problem = *problem
 			return nil, nil
 		}
 		byService[name], urls[ref] = u, u
@@ -81,16 +81,16 @@ func (sc *scope) resolveSteps(ctx context.Context, spec *v1alpha1.InferenceGraph
 	return urls, nil
 }
 
-func (sc *scope) resolveStep(ctx context.Context, ref graph.StepRef, name string) (string, *machine.Problem, error) {
+func resolveStep(ctx context.Context, c client.Reader, ig *v1alpha1.InferenceGraph, ref graph.StepRef, name string) (string, *machine.Problem, error) {
 	waiting := func(reason, why string) *machine.Problem {
 		return &machine.Problem{Kind: machine.ServiceProblem, Reason: reason,
 			Message: fmt.Sprintf("waiting for InferenceService %s (%s.serviceName): %s", name, ref.Field(), why)}
 	}
 	isvc := &v1beta1.InferenceService{}
-	err := sc.r.Client.Get(ctx, client.ObjectKey{Namespace: sc.ig.Namespace, Name: name}, isvc)
+	err := c.Get(ctx, client.ObjectKey{Namespace: ig.Namespace, Name: name}, isvc)
 	switch {
 	case apierrors.IsNotFound(err):
-		return "", waiting(machine.ReasonServiceNotFound, fmt.Sprintf("it does not exist in namespace %s; create it, or fix the step's serviceName", sc.ig.Namespace)), nil
+		return "", waiting(machine.ReasonServiceNotFound, fmt.Sprintf("it does not exist in namespace %s; create it, or fix the step's serviceName", ig.Namespace)), nil
 	case err != nil:
 		return "", nil, err
 	case isvc.DeletionTimestamp != nil:
@@ -100,7 +100,7 @@ func (sc *scope) resolveStep(ctx context.Context, ref graph.StepRef, name string
 	case isvc.Status.Address == nil || isvc.Status.Address.URL == nil:
 		return "", waiting(machine.ReasonServiceNotReady, "it has no status.address.url yet"), nil
 	}
-	rt, problem, err := sc.runtimeOf(ctx, isvc, waiting)
+	rt, problem, err := runtimeOf(ctx, c, isvc, waiting)
 	if err != nil || problem != nil {
 		return "", problem, err
 	}
@@ -129,13 +129,13 @@ func notReadyDetail(isvc *v1beta1.InferenceService) string {
 
 // runtimeOf reads the runtime whose protocolVersions decide the protocol, when
 // one does: a ServingRuntime of the namespace first, then a ClusterServingRuntime.
-func (sc *scope) runtimeOf(ctx context.Context, isvc *v1beta1.InferenceService, waiting func(string, string) *machine.Problem) (*v1alpha1.ServingRuntimeSpec, *machine.Problem, error) {
+func runtimeOf(ctx context.Context, c client.Reader, isvc *v1beta1.InferenceService, waiting func(string, string) *machine.Problem) (*v1alpha1.ServingRuntimeSpec, *machine.Problem, error) {
 	name := graph.RuntimeNeeded(isvc)
 	if name == "" {
 		return nil, nil, nil
 	}
 	sr := &v1alpha1.ServingRuntime{}
-	err := sc.r.Client.Get(ctx, client.ObjectKey{Namespace: isvc.Namespace, Name: name}, sr)
+	err := c.Get(ctx, client.ObjectKey{Namespace: isvc.Namespace, Name: name}, sr)
 	if err == nil {
 		return &sr.Spec, nil, nil
 	}
@@ -143,7 +143,7 @@ func (sc *scope) runtimeOf(ctx context.Context, isvc *v1beta1.InferenceService, 
 		return nil, nil, err
 	}
 	csr := &v1alpha1.ClusterServingRuntime{}
-	err = sc.r.Client.Get(ctx, client.ObjectKey{Name: name}, csr)
+	err = c.Get(ctx, client.ObjectKey{Name: name}, csr)
 	switch {
 	case err == nil:
 		return &csr.Spec, nil, nil

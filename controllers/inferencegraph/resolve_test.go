@@ -69,13 +69,12 @@ func withRuntime(runtime string) isvcOption {
 	}
 }
 
-func resolveWith(t *testing.T, ig *v1alpha1.InferenceGraph, objs ...client.Object) *scope {
+func resolveWith(t *testing.T, ig *v1alpha1.InferenceGraph, objs ...client.Object) *world {
 	t.Helper()
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).WithObjects(objs...).Build()
-	sc := newScope(&Reconciler{Client: c}, ig)
-	sc.cfg = config.Default()
-	require.NoError(t, sc.resolve(context.Background()))
-	return sc
+	w := &world{cfg: config.Default()}
+	require.NoError(t, w.resolve(context.Background(), c, ig))
+	return w
 }
 
 func TestResolve(t *testing.T) {
@@ -114,27 +113,27 @@ func TestResolve(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.why, func(t *testing.T) {
-			sc := resolveWith(t, c.ig, c.objs...)
-			assert.Equal(t, c.kind, sc.problem.Kind)
-			assert.Equal(t, c.reason, sc.problem.Reason)
-			assert.Contains(t, sc.problem.Message, c.messageHas)
+			w := resolveWith(t, c.ig, c.objs...)
+			assert.Equal(t, c.kind, w.problem.Kind)
+			assert.Equal(t, c.reason, w.problem.Reason)
+			assert.Contains(t, w.problem.Message, c.messageHas)
 			if c.resolvedURL == "" {
-				assert.Nil(t, sc.desired)
+				assert.Nil(t, w.desired)
 				return
 			}
-			require.NotNil(t, sc.desired)
-			assert.Contains(t, sc.desired.Deployment.Spec.Template.Spec.Containers[0].Args[1], `"serviceUrl":"`+c.resolvedURL+`"`)
-			assert.Equal(t, "chain-team.example.com", sc.host)
+			require.NotNil(t, w.desired)
+			assert.Contains(t, w.desired.Deployment.Spec.Template.Spec.Containers[0].Args[1], `"serviceUrl":"`+c.resolvedURL+`"`)
+			assert.Equal(t, "chain-team.example.com", w.host)
 		})
 	}
 }
 
 func TestResolveStopsAtABrokenConfigKey(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(scheme.New()).Build()
-	sc := newScope(&Reconciler{Client: c}, chain(callService("iris")))
+	w := &world{}
 	cm := &corev1.ConfigMap{Data: map[string]string{config.KeyRouter: `{"imagePullPolicy": "Sometimes"}`}}
-	sc.cfg, sc.cfgErrs = config.FromConfigMap(cm)
-	require.NoError(t, sc.resolve(context.Background()))
-	assert.Equal(t, machine.ConfigProblem, sc.problem.Kind)
-	assert.Contains(t, sc.problem.Message, "imagePullPolicy")
+	w.cfg, w.cfgErrs = config.FromConfigMap(cm)
+	require.NoError(t, w.resolve(context.Background(), c, chain(callService("iris"))))
+	assert.Equal(t, machine.ConfigProblem, w.problem.Kind)
+	assert.Contains(t, w.problem.Message, "imagePullPolicy")
 }

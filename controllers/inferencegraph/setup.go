@@ -41,6 +41,9 @@ const serviceNameIndex = "spec.nodes.steps.serviceName"
 
 // SetupWithManager registers the controller, its index and its watches.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.APIReader == nil {
+		r.APIReader = mgr.GetAPIReader()
+	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &v1alpha1.InferenceGraph{}, serviceNameIndex, serviceNames); err != nil {
 		return err
 	}
@@ -57,7 +60,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&v1alpha1.ClusterServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forNamespace)).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
-		Complete(r)
+		Complete(r.lifecycle())
 }
 
 // serviceNames lists the InferenceServices a graph's steps name, once each.

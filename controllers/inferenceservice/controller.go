@@ -1,90 +1,75 @@
-// Package inferenceservice reconciles InferenceServices in Standard mode: it
-// observes the world, lets the lifecycle machine decide, runs the current
-// state's step, writes status once, and only then publishes Events, metrics
-// and spans.
+// Package inferenceservice reconciles InferenceServices in Standard mode. It
+// is one kind of the lifecycle kit (controllers/lifecycle): what is its own
+// is the observe function (world.go), the steps by activity name (steps.go)
+// and the pure status derivation (status.go, modelstatus.go).
 package inferenceservice
 
 import (
 	"context"
-	"time"
+	"sync"
 
-	"go.opentelemetry.io/otel/attribute"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
-	"github.com/fsmserve/fsmserve/internal/tracing"
 	machine "github.com/fsmserve/fsmserve/machines/inferenceservice"
 )
 
-// Reconciler reconciles InferenceServices.
+// Finalizer is KServe's finalizer name: it lets the Deleting transition be
+// recorded, traced and published before the object goes.
+const Finalizer = "inferenceservice.finalizers"
+
+// Reconciler holds what the InferenceService kind needs from its process.
 type Reconciler struct {
-	Client    client.Client
+	Client client.Client
+	// APIReader reads the API server directly: only to tell a child the cache
+	// has not caught up with from one that belongs to someone else.
+	APIReader client.Reader
 	Scheme    *runtime.Scheme
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
 	// ClusterDomain is the cluster's DNS domain, for status.address.
 	ClusterDomain string
-	// fresh keeps reconciles off cached copies older than our status writes.
-	fresh lifecycle.Freshness
+
+	once sync.Once
+	kit  *kit
 }
 
-// staleRetry is how soon a reconcile that read a stale copy comes back; the
-// cache is normally a few milliseconds behind.
-const staleRetry = 20 * time.Millisecond
+type kit = lifecycle.Reconciler[*v1beta1.InferenceService, machine.State, machine.Trigger, machine.Observation, *world]
 
-func (r *Reconciler) now() time.Time { return r.Clock.Now() }
+// run is one reconcile of an InferenceService.
+type run = lifecycle.Run[*v1beta1.InferenceService, *world]
 
-// Reconcile is the skeleton every fsmserve controller follows: observe,
-// decide, act, write status once, then publish.
+// Reconcile runs the shared skeleton with this kind's parts.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
-	isvc := &v1beta1.InferenceService{}
-	if err := r.Client.Get(ctx, req.NamespacedName, isvc); err != nil {
-		r.fresh.Forget(req.NamespacedName)
-		return ctrl.Result{}, client.IgnoreNotFound(err)
-	}
-	if r.fresh.Stale(req.NamespacedName, isvc.ResourceVersion) {
-		return ctrl.Result{RequeueAfter: staleRetry}, nil
-	}
-	if err := r.ensureFinalizer(ctx, isvc); err != nil {
-		return ctrl.Result{}, err
-	}
-	sc := newScope(r, isvc)
-	if err := sc.observe(ctx); err != nil {
-		return ctrl.Result{}, err
-	}
-	m := machine.Machine.New(sc.storedState, machine.StateUnknown, r.now)
-	obs := sc.observation()
-	_, willMove := machine.Classify(m.State(), obs)
-	plan := lifecycle.BeginEpisode(isvc.Status.Lifecycle, isvc.Generation, willMove || m.State() != machine.State(sc.storedState), r.now())
-	sc.traceParent = tracing.FormatTraceParent(plan.Context)
-	obs, runErr := m.Run(ctx, obs, sc.act)
-	records := lifecycle.Records(m)
-	sc.deriveStatus(ctx, m, obs)
-	lifecycle.SettleEpisode(isvc.Status.Lifecycle, &plan, machine.Machine.KindOf(m.State()).EndsEpisode())
-	if err := sc.persist(ctx); err != nil {
-		return ctrl.Result{}, err
-	}
-	r.publish(ctx, sc, records, plan, m.State())
-	if sc.removeFinalizer {
-		return ctrl.Result{}, r.removeFinalizer(ctx, isvc)
-	}
-	return lifecycle.Result(ctx, runErr, sc.errs, sc.requeueAfter)
+	return r.lifecycle().Reconcile(ctx, req)
 }
 
-func (r *Reconciler) publish(ctx context.Context, sc *scope, records []lifecycle.Record, plan lifecycle.EpisodePlan, state machine.State) {
-	lifecycle.TransitionSpans(sc.spans, machine.MachineName, records)
-	sc.spans.Finish(attribute.String("sm.state", string(state)))
-	r.Publisher.Publish(ctx, lifecycle.Outcome{
-		Object: sc.isvc, Records: records, Plan: plan, Spans: sc.spans,
-		DidSomething: len(records) > 0 || sc.changed, State: string(state), Now: time.Now(),
+func (r *Reconciler) lifecycle() *kit {
+	r.once.Do(func() {
+		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, Kind: lifecycle.Kind[*v1beta1.InferenceService, machine.State, machine.Trigger, machine.Observation, *world]{
+			Name:         "InferenceService",
+			Definition:   machine.Definition,
+			Finalizer:    Finalizer,
+			New:          func() *v1beta1.InferenceService { return &v1beta1.InferenceService{} },
+			Status:       statusOf,
+			Observe:      r.observe,
+			Observation:  observation,
+			Steps:        steps,
+			DeriveStatus: deriveStatus,
+		}}
 	})
+	return r.kit
+}
+
+func statusOf(isvc *v1beta1.InferenceService) lifecycle.StatusAccess {
+	st := &isvc.Status
+	return lifecycle.StatusAccess{Value: st, Lifecycle: &st.Lifecycle, ObservedGeneration: &st.ObservedGeneration}
 }
 
 // stateOf returns the state stored in status, "" for a new object.
@@ -93,10 +78,4 @@ func stateOf(isvc *v1beta1.InferenceService) string {
 		return ""
 	}
 	return isvc.Status.Lifecycle.State
-}
-
-func ensureLifecycle(isvc *v1beta1.InferenceService) {
-	if isvc.Status.Lifecycle == nil {
-		isvc.Status.Lifecycle = &common.Lifecycle{Machine: machine.MachineName}
-	}
 }

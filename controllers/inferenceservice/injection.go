@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
+	"github.com/fsmserve/fsmserve/steps/outcome"
 )
 
 // repairInterval spaces out pod deletions while repairing, so a pod mutator
@@ -60,20 +61,19 @@ func hasContainer(cs []corev1.Container, name string) bool {
 	return false
 }
 
-// repairPods deletes one pod the mutator missed, so its ReplicaSet recreates
-// it through the mutator, and asks to be called again after repairInterval.
-func (sc *scope) repairPods(ctx context.Context, names []string) {
+// repairPods keeps the predictor applied and deletes one pod the mutator
+// missed, so its ReplicaSet recreates it through the mutator, and asks to be
+// called again after repairInterval.
+func repairPods(ctx context.Context, r *run) outcome.Outcome {
+	out := ensurePredictor(ctx, r)
+	names := uninjectedPods(r.World.pods)
 	if len(names) == 0 {
-		return
+		return out
 	}
-	sc.requeueAfter = repairInterval
-	end := sc.spans.Start("Step RecreateUninjectedPod", attribute.String("k8s.pod.name", names[0]))
+	end := r.Spans.Start("Step RecreateUninjectedPod", attribute.String("k8s.pod.name", names[0]))
 	pod := &corev1.Pod{}
-	pod.Namespace, pod.Name = sc.isvc.Namespace, names[0]
-	err := client.IgnoreNotFound(sc.r.Client.Delete(ctx, pod))
+	pod.Namespace, pod.Name = r.Object.Namespace, names[0]
+	err := client.IgnoreNotFound(r.Client.Delete(ctx, pod))
 	end(err)
-	if err == nil {
-		sc.changed = true
-	}
-	sc.recordErr(err)
+	return out.Then(outcome.Error(err)).Then(outcome.OK(err == nil)).After(repairInterval)
 }

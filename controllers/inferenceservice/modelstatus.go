@@ -17,8 +17,10 @@ const reasonModelLoadFailed = "ModelLoadFailed"
 // setModelStatus writes KServe's modelStatus: resolution failures as
 // InvalidSpec, otherwise the state of the newest predictor pod's storage
 // initializer and server, and the number of serving copies.
-func (sc *scope) setModelStatus(state machine.State, obs machine.Observation) {
-	st := &sc.isvc.Status
+// A failure that persists keeps the time it was first seen, so a
+// reconcile that finds it unchanged writes nothing.
+func setModelStatus(st *v1beta1.InferenceServiceStatus, in statusInput) {
+	state, obs := in.State, in.Obs
 	switch {
 	case state == machine.Stopped:
 		st.ModelStatus = v1beta1.ModelStatus{}
@@ -26,10 +28,11 @@ func (sc *scope) setModelStatus(state machine.State, obs machine.Observation) {
 	case obs.Problem.Kind == machine.RuntimeProblem || obs.Problem.Kind == machine.SpecProblem:
 		st.ModelStatus.TransitionStatus = v1beta1.InvalidSpec
 		st.ModelStatus.ModelRevisionStates = &v1beta1.ModelRevisionStates{ActiveModelState: activeState(st), TargetModelState: v1beta1.FailedToLoad}
-		st.ModelStatus.LastFailureInfo = &v1beta1.FailureInfo{Reason: failureReason(obs.Problem.Reason), Message: obs.Problem.Message, Time: ptrTime(metav1.NewTime(sc.r.now()))}
+		st.ModelStatus.LastFailureInfo = stamped(st.ModelStatus.LastFailureInfo,
+			&v1beta1.FailureInfo{Reason: failureReason(obs.Problem.Reason), Message: obs.Problem.Message}, in.Now)
 		return
 	}
-	target, failure := podModelState(newestPod(sc.pods))
+	target, failure := podModelState(newestPod(in.Pods))
 	if state == machine.Ready && target != v1beta1.FailedToLoad {
 		target = v1beta1.Loaded
 	}
@@ -45,10 +48,19 @@ func (sc *scope) setModelStatus(state machine.State, obs machine.Observation) {
 		ms.TransitionStatus = v1beta1.InProgress
 	}
 	if failure != nil {
-		failure.Time = ptrTime(metav1.NewTime(sc.r.now()))
-		ms.LastFailureInfo = failure
+		ms.LastFailureInfo = stamped(ms.LastFailureInfo, failure, in.Now)
 	}
-	ms.ModelCopies = &v1beta1.ModelCopies{TotalCopies: readyPods(sc.pods)}
+	ms.ModelCopies = &v1beta1.ModelCopies{TotalCopies: readyPods(in.Pods)}
+}
+
+// stamped gives next the time of prev when it is the same failure, else now.
+func stamped(prev, next *v1beta1.FailureInfo, now metav1.Time) *v1beta1.FailureInfo {
+	next.Time = ptrTime(now)
+	if prev != nil && prev.Time != nil && prev.Reason == next.Reason && prev.Message == next.Message &&
+		prev.ExitCode == next.ExitCode && prev.Location == next.Location {
+		next.Time = prev.Time
+	}
+	return next
 }
 
 func activeState(st *v1beta1.InferenceServiceStatus) v1beta1.ModelState {

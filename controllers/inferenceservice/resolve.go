@@ -22,54 +22,53 @@ var neededConfigKeys = []string{config.KeyDeploy, config.KeyIngress, config.KeyI
 
 // resolve builds the desired predictor, or records the problem that prevents
 // it: a broken config key, no usable runtime, or an unbuildable spec.
-func (sc *scope) resolve(ctx context.Context) error {
+func (w *world) resolve(ctx context.Context, c client.Reader, isvc *v1beta1.InferenceService) error {
 	for _, key := range neededConfigKeys {
-		if ke := sc.cfgErrs.For(key); ke != nil {
-			sc.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: ke.Reason(), Message: ke.Error()}
+		if ke := w.cfgErrs.For(key); ke != nil {
+			w.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: ke.Reason(), Message: ke.Error()}
 			return nil
 		}
 	}
-	sc.work = sc.isvc.DeepCopy()
-	pred := &sc.work.Spec.Predictor
+	w.work = isvc.DeepCopy()
+	pred := &w.work.Spec.Predictor
 	if impls := pred.GetImplementations(); len(impls) > 1 {
-		sc.problem = specProblem(fmt.Sprintf("exactly one of the predictor implementations must be set, found %s; keep one", fieldsOf(impls)))
+		w.problem = specProblem(fmt.Sprintf("exactly one of the predictor implementations must be set, found %s; keep one", fieldsOf(impls)))
 		return nil
 	}
 	predictor.Normalize(pred)
 	if req, ok := predictor.RuntimeRequest(pred); ok {
-		rt, fail, err := sc.chooseRuntime(ctx, req)
+		rt, fail, err := chooseRuntime(ctx, c, isvc.Namespace, req)
 		if err != nil {
 			return err
 		}
 		if fail != nil {
-			sc.runtimeFailure = fail
-			sc.problem = machine.Problem{Kind: machine.RuntimeProblem, Reason: fail.Reason, Message: fail.Detail}
+			w.problem = machine.Problem{Kind: machine.RuntimeProblem, Reason: fail.Reason, Message: fail.Detail}
 			return nil
 		}
-		predictor.ApplyRuntime(sc.work, &rt)
-		sc.runtime = &rt
+		predictor.ApplyRuntime(w.work, &rt)
+		w.runtime = &rt
 	}
-	desired, err := predictor.Build(sc.work, sc.runtime, sc.cfg)
+	desired, err := predictor.Build(w.work, w.runtime, w.cfg)
 	if err != nil {
-		sc.problem = specProblem(err.Error())
+		w.problem = specProblem(err.Error())
 		return nil
 	}
-	if _, err := ingress.URL(sc.isvc, &sc.cfg.Ingress); err != nil {
-		sc.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: config.Reason(config.KeyIngress),
-			Message: fmt.Sprintf("inferenceservice-config key %q: the domainTemplate renders no valid host for %s: %v", config.KeyIngress, sc.isvc.Name, err)}
+	if _, err := ingress.URL(isvc, &w.cfg.Ingress); err != nil {
+		w.problem = machine.Problem{Kind: machine.ConfigProblem, Reason: config.Reason(config.KeyIngress),
+			Message: fmt.Sprintf("inferenceservice-config key %q: the domainTemplate renders no valid host for %s: %v", config.KeyIngress, isvc.Name, err)}
 		return nil
 	}
-	sc.desired = desired
+	w.desired = desired
 	return nil
 }
 
-func (sc *scope) chooseRuntime(ctx context.Context, req runtime.Request) (runtime.Runtime, *runtime.Failure, error) {
+func chooseRuntime(ctx context.Context, c client.Reader, namespace string, req runtime.Request) (runtime.Runtime, *runtime.Failure, error) {
 	srs := &v1alpha1.ServingRuntimeList{}
-	if err := sc.r.Client.List(ctx, srs, client.InNamespace(sc.isvc.Namespace)); err != nil {
+	if err := c.List(ctx, srs, client.InNamespace(namespace)); err != nil {
 		return runtime.Runtime{}, nil, err
 	}
 	csrs := &v1alpha1.ClusterServingRuntimeList{}
-	if err := sc.r.Client.List(ctx, csrs); err != nil {
+	if err := c.List(ctx, csrs); err != nil {
 		return runtime.Runtime{}, nil, err
 	}
 	rt, fail := runtime.Resolve(req, runtime.FromServingRuntimes(srs.Items), runtime.FromClusterServingRuntimes(csrs.Items))

@@ -40,6 +40,9 @@ const MaxConcurrentReconciles = 4
 
 // SetupWithManager registers the controller and its watches.
 func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+	if r.APIReader == nil {
+		r.APIReader = mgr.GetAPIReader()
+	}
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("inferenceservice").
 		For(&v1beta1.InferenceService{}, builder.WithPredicates(predicate.Or(
@@ -54,7 +57,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(forPod)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
-		Complete(r)
+		Complete(r.lifecycle())
 }
 
 // deletionStarted passes the update that sets a deletion timestamp.

@@ -1,17 +1,19 @@
 package inferenceservice
 
 import (
-	"context"
 	"sort"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
+	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 	"github.com/fsmserve/fsmserve/machines/engine"
 	machine "github.com/fsmserve/fsmserve/machines/inferenceservice"
+	"github.com/fsmserve/fsmserve/machines/workload"
 	"github.com/fsmserve/fsmserve/steps/ingress"
 )
 
@@ -23,60 +25,93 @@ var readySet = common.NewConditionSet(v1beta1.PredictorReady, v1beta1.IngressRea
 // is not ready, written as KServe writes it.
 const reasonIngressNotCreated = "Predictor ingress not created"
 
-// deriveStatus recomputes status from the machine and what was observed. It is
-// the only place status is written, in memory; persist writes it once.
-func (sc *scope) deriveStatus(ctx context.Context, m *engine.Machine[machine.State, machine.Trigger, machine.Observation], obs machine.Observation) {
-	st := &sc.isvc.Status
-	now := metav1.NewTime(sc.r.now())
-	state := m.State()
-	m.WriteLifecycle(ctx, st.Lifecycle)
-	st.DeploymentMode = string(sc.mode)
-	st.ObservedGeneration = sc.isvc.Generation
-	sc.setRuntimeNames()
-	sc.setConditions(state, obs, now)
-	sc.setAddresses(state, obs)
-	sc.setModelStatus(state, obs)
-	sort.Slice(st.Conditions, func(i, j int) bool { return st.Conditions[i].Type < st.Conditions[j].Type })
+// statusInput is everything status is derived from, and nothing else: the
+// status functions are pure over it and table-tested.
+type statusInput struct {
+	State     machine.State
+	Kind      engine.Kind
+	Lifecycle *common.Lifecycle
+	Obs       machine.Observation
+	// Built is true when the predictor could be built (a runtime resolved,
+	// no problem with the spec or the configuration).
+	Built      bool
+	Deployment *appsv1.Deployment
+	Service    *corev1.Service
+	Ingress    *networkingv1.Ingress
+	Pods       []corev1.Pod
+	// IngressWanted is false for cluster-local objects and disabled ingress.
+	IngressWanted bool
+	// URL, ComponentURL and Address are what the ingress configuration
+	// renders ("" when it renders nothing).
+	URL, ComponentURL, Address string
+	Now                        metav1.Time
 }
 
-func (sc *scope) setRuntimeNames() {
-	st := &sc.isvc.Status
+// deriveStatus writes status from where the reconcile ended. Only the
+// lifecycle block (written by the skeleton) and these fields change.
+func deriveStatus(r *run, end lifecycle.End[machine.State, machine.Observation]) {
+	isvc, w := r.Object, r.World
+	st := &isvc.Status
+	st.DeploymentMode = string(w.mode)
+	st.ObservedGeneration = isvc.Generation
+	setRuntimeNames(st, w)
+	in := statusInput{State: end.State, Kind: end.Record.Kind, Lifecycle: end.Lifecycle, Obs: end.Observation,
+		Built: w.desired != nil, Deployment: w.deployment, Service: w.service, Ingress: w.ingress, Pods: w.pods,
+		IngressWanted: ingress.Wanted(isvc, &w.cfg.Ingress), Now: end.Now}
+	if u, err := ingress.URL(isvc, &w.cfg.Ingress); err == nil {
+		in.URL = u
+	}
+	if cu, err := ingress.ComponentURL(isvc, &w.cfg.Ingress); err == nil {
+		in.ComponentURL = cu
+	}
+	if w.service != nil {
+		in.Address = ingress.Address(w.service, w.clusterDomain)
+	}
+	setConditions(&st.Status, in)
+	setAddresses(st, in)
+	setModelStatus(st, in)
+}
+
+func setRuntimeNames(st *v1beta1.InferenceServiceStatus, w *world) {
 	st.ServingRuntimeName, st.ClusterServingRuntimeName = "", ""
-	if sc.runtime == nil {
-		return
-	}
-	if sc.runtime.Cluster {
-		st.ClusterServingRuntimeName = sc.runtime.Name
-	} else {
-		st.ServingRuntimeName = sc.runtime.Name
+	switch {
+	case w.runtime == nil:
+	case w.runtime.Cluster:
+		st.ClusterServingRuntimeName = w.runtime.Name
+	default:
+		st.ServingRuntimeName = w.runtime.Name
 	}
 }
 
-func (sc *scope) setConditions(state machine.State, obs machine.Observation, now metav1.Time) {
-	st := &sc.isvc.Status.Status
-	l := sc.isvc.Status.Lifecycle
-	stopped := state == machine.Stopped
-	st.SetCondition(boolCondition(v1beta1.Stopped, stopped, reasonIf(stopped, machine.ReasonStopped), "", common.ConditionSeverityInfo), now)
+// setConditions writes Stopped, PredictorReady, IngressReady, Ready (their
+// conjunction) and kstatus' Reconciling and Stalled.
+func setConditions(st *common.Status, in statusInput) {
+	l := in.Lifecycle
+	stopped := in.State == machine.Stopped
+	reason := ""
+	if stopped {
+		reason = machine.ReasonStopped
+	}
+	st.SetCondition(lifecycle.BoolCondition(v1beta1.Stopped, stopped, reason, ""), in.Now)
 	switch {
 	case stopped:
 		msg := "stopped by annotation serving.kserve.io/stop"
-		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: v1beta1.ReasonStopped, Message: msg}, now)
-		st.SetCondition(common.Condition{Type: v1beta1.IngressReady, Status: corev1.ConditionFalse, Reason: v1beta1.ReasonStopped, Message: msg}, now)
-	case state == machine.Repairing:
+		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: v1beta1.ReasonStopped, Message: msg}, in.Now)
+		st.SetCondition(common.Condition{Type: v1beta1.IngressReady, Status: corev1.ConditionFalse, Reason: v1beta1.ReasonStopped, Message: msg}, in.Now)
+	case in.State == machine.Repairing:
 		// Pods without their storage initializer cannot serve the model,
 		// whatever the Deployment says.
-		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: l.Reason, Message: l.Message}, now)
-		st.SetCondition(sc.ingressReady(obs, l), now)
+		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: l.Reason, Message: l.Message}, in.Now)
+		st.SetCondition(ingressReady(in), in.Now)
 	default:
-		st.SetCondition(predictorReady(sc.deployment, l), now)
-		st.SetCondition(sc.ingressReady(obs, l), now)
+		st.SetCondition(predictorReady(in.Deployment, l), in.Now)
+		st.SetCondition(ingressReady(in), in.Now)
 	}
-	readySet.Recompute(st, now)
-	kind := machine.Machine.KindOf(state)
-	reconciling := kind == engine.Progressing || kind == engine.Degraded
-	st.SetCondition(boolCondition(v1beta1.Reconciling, reconciling, reasonIf(reconciling, l.Reason), messageIf(reconciling, l.Message), common.ConditionSeverityInfo), now)
-	stalled := kind == engine.Blocked
-	st.SetCondition(boolCondition(v1beta1.Stalled, stalled, reasonIf(stalled, l.Reason), messageIf(stalled, l.Message), common.ConditionSeverityInfo), now)
+	readySet.Recompute(st, in.Now)
+	for _, c := range lifecycle.KstatusConditions(in.Kind, l) {
+		st.SetCondition(c, in.Now)
+	}
+	sort.Slice(st.Conditions, func(i, j int) bool { return st.Conditions[i].Type < st.Conditions[j].Type })
 }
 
 // predictorReady follows KServe's reading of the Deployment's conditions; with
@@ -99,12 +134,12 @@ func propagateRaw(d *appsv1.Deployment) common.Condition {
 	set := func(status corev1.ConditionStatus, dc *appsv1.DeploymentCondition) {
 		c.Status, c.Reason, c.Message = status, dc.Reason, dc.Message
 	}
-	available := deploymentCondition(d, appsv1.DeploymentAvailable)
+	available := workload.Condition(d, appsv1.DeploymentAvailable)
 	availableTrue := available != nil && available.Status == corev1.ConditionTrue
 	if availableTrue {
 		set(corev1.ConditionTrue, available)
 	}
-	if p := deploymentCondition(d, appsv1.DeploymentProgressing); p != nil {
+	if p := workload.Condition(d, appsv1.DeploymentProgressing); p != nil {
 		switch {
 		case p.Status == corev1.ConditionFalse && p.Message != "":
 			set(corev1.ConditionFalse, p)
@@ -117,23 +152,23 @@ func propagateRaw(d *appsv1.Deployment) common.Condition {
 	if available != nil && available.Status == corev1.ConditionFalse {
 		set(corev1.ConditionFalse, available)
 	}
-	if rf := deploymentCondition(d, appsv1.DeploymentReplicaFailure); rf != nil && rf.Status == corev1.ConditionTrue {
+	if rf := workload.Condition(d, appsv1.DeploymentReplicaFailure); rf != nil && rf.Status == corev1.ConditionTrue {
 		set(corev1.ConditionFalse, rf)
 	}
 	return c
 }
 
-func (sc *scope) ingressReady(obs machine.Observation, l *common.Lifecycle) common.Condition {
+func ingressReady(in statusInput) common.Condition {
 	c := common.Condition{Type: v1beta1.IngressReady, Status: corev1.ConditionFalse}
 	switch {
-	case obs.Problem.Kind == machine.ConfigProblem:
-		c.Reason, c.Message = obs.Problem.Reason, obs.Problem.Message
-	case !ingress.Wanted(sc.isvc, &sc.cfg.Ingress):
+	case in.Obs.Problem.Kind == machine.ConfigProblem:
+		c.Reason, c.Message = in.Obs.Problem.Reason, in.Obs.Problem.Message
+	case !in.IngressWanted:
 		c.Status = corev1.ConditionTrue
-	case !obs.Predictor.Serving:
+	case !in.Obs.Predictor.Serving:
 		c.Reason = reasonIngressNotCreated
-	case sc.ingress == nil:
-		c.Reason, c.Message = "IngressNotCreated", l.Message
+	case in.Ingress == nil:
+		c.Reason, c.Message = "IngressNotCreated", in.Lifecycle.Message
 	default:
 		c.Status = corev1.ConditionTrue
 	}
@@ -143,41 +178,21 @@ func (sc *scope) ingressReady(obs machine.Observation, l *common.Lifecycle) comm
 // setAddresses writes url, address and the predictor's component URL while the
 // predictor serves (and keeps them through a rollout or a degradation, since
 // the name still routes there); stopping clears them.
-func (sc *scope) setAddresses(state machine.State, obs machine.Observation) {
-	st := &sc.isvc.Status
-	if state == machine.Stopped || state == machine.Deleting || sc.desired == nil || sc.service == nil {
-		if state == machine.Stopped || sc.desired == nil {
+func setAddresses(st *v1beta1.InferenceServiceStatus, in statusInput) {
+	if in.State == machine.Stopped || in.State == machine.Deleting || !in.Built || in.Service == nil {
+		if in.State == machine.Stopped || !in.Built {
 			st.URL, st.Address, st.Components = nil, nil, nil
 		}
 		return
 	}
-	if !obs.Predictor.Serving && st.URL == nil {
+	if !in.Obs.Predictor.Serving && st.URL == nil {
 		return
 	}
-	if u, err := ingress.URL(sc.isvc, &sc.cfg.Ingress); err == nil {
-		st.URL = common.NewURL(u)
+	if in.URL != "" {
+		st.URL = common.NewURL(in.URL)
 	}
-	st.Address = &common.Addressable{URL: common.NewURL(ingress.Address(sc.service, sc.r.ClusterDomain))}
-	if obs.Predictor.Serving {
-		if cu, err := ingress.ComponentURL(sc.isvc, &sc.cfg.Ingress); err == nil {
-			st.Components = map[v1beta1.ComponentType]v1beta1.ComponentStatusSpec{v1beta1.PredictorComponent: {URL: common.NewURL(cu)}}
-		}
+	st.Address = &common.Addressable{URL: common.NewURL(in.Address)}
+	if in.Obs.Predictor.Serving && in.ComponentURL != "" {
+		st.Components = map[v1beta1.ComponentType]v1beta1.ComponentStatusSpec{v1beta1.PredictorComponent: {URL: common.NewURL(in.ComponentURL)}}
 	}
 }
-
-func boolCondition(t common.ConditionType, v bool, reason, message string, sev common.ConditionSeverity) common.Condition {
-	status := corev1.ConditionFalse
-	if v {
-		status = corev1.ConditionTrue
-	}
-	return common.Condition{Type: t, Status: status, Reason: reason, Message: message, Severity: sev}
-}
-
-func reasonIf(cond bool, reason string) string {
-	if cond {
-		return reason
-	}
-	return ""
-}
-
-func messageIf(cond bool, msg string) string { return reasonIf(cond, msg) }

@@ -6,6 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/fsmserve/fsmserve/internal/tracing"
+	"github.com/fsmserve/fsmserve/machines/engine"
 )
 
 // ObjectAttributes identifies an object on a span; identity lives in
@@ -24,7 +25,7 @@ func ObjectAttributes(obj runtime.Object) []attribute.KeyValue {
 
 // TransitionSpans adds one zero-length Transition span per record to the
 // reconcile's recorder, in journal order.
-func TransitionSpans(rec *tracing.Recorder, machine string, records []Record) {
+func TransitionSpans(rec *tracing.Recorder, machine string, records []engine.Transition) {
 	for _, r := range records {
 		end := rec.Start("Transition",
 			attribute.String("sm.machine", machine), attribute.String("sm.from", r.From),

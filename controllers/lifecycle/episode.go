@@ -10,67 +10,63 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// EpisodePlan says which trace this reconcile belongs to and which episode
-// root spans to emit once the status write succeeded.
-type EpisodePlan struct {
+// Episode is the tracing episode a reconcile belongs to: one journey from a
+// settled (or blocked) state to the next, one trace. It is opened before the
+// machine runs, so children applied during the reconcile can carry its
+// context, and closed after, when the state the machine rests in is known.
+type Episode struct {
 	// Context is the root span context of the current episode.
 	Context trace.SpanContext
 	// Started is true when this reconcile began a new episode.
 	Started bool
-	// Settle is true when the episode ends in this reconcile; its root span
-	// (covering the whole episode) is emitted.
-	Settle bool
-	// Episode is the current episode as stored in status.
-	Episode common.LifecycleEpisode
+	// Settled is true when the episode ends in this reconcile; its root span
+	// (covering the whole episode) is emitted at publish time, once.
+	Settled bool
+	// Stored is the current episode as stored in status.
+	Stored common.LifecycleEpisode
 	// Superseded is an earlier episode that never settled and ends now.
 	Superseded *common.LifecycleEpisode
 }
 
-// BeginEpisode decides, before the machine runs, which episode this reconcile
+// OpenEpisode decides, before the machine runs, which episode this reconcile
 // belongs to. A new episode, with a new trace, starts on the first reconcile,
-// on a new generation, and when a settled machine is about to move again
-// (willMove: Classify implies a trigger). It updates l in memory (Episode,
-// TraceID) so children applied during the reconcile can carry the context.
-func BeginEpisode(l *common.Lifecycle, generation int64, willMove bool, now time.Time) EpisodePlan {
-	var plan EpisodePlan
+// on a new generation, and when a settled machine is about to move again.
+// It updates l in memory (Episode, TraceID).
+func OpenEpisode(l *common.Lifecycle, generation int64, moving bool, now time.Time) Episode {
+	var ep Episode
 	prev := l.Episode
-	if prev == nil || prev.Generation != generation || (prev.Settled && willMove) {
+	if prev == nil || prev.Generation != generation || (prev.Settled && moving) {
 		sc := tracing.NewEpisodeContext()
 		l.Episode = &common.LifecycleEpisode{Generation: generation, StartedAt: metav1.NewTime(now), TraceParent: tracing.FormatTraceParent(sc)}
-		plan.Started = true
+		ep.Started = true
 		if prev != nil && !prev.Settled {
 			old := *prev
-			plan.Superseded = &old
+			ep.Superseded = &old
 		}
 	}
-	plan.Context = tracing.ParseTraceParent(l.Episode.TraceParent)
-	if !plan.Context.IsValid() {
+	ep.Context = tracing.ParseTraceParent(l.Episode.TraceParent)
+	if !ep.Context.IsValid() {
 		// A hand-edited traceparent: start over rather than emit orphans.
 		sc := tracing.NewEpisodeContext()
 		l.Episode.TraceParent = tracing.FormatTraceParent(sc)
-		plan.Context = sc
+		ep.Context = sc
 	}
-	l.TraceID = plan.Context.TraceID().String()
-	plan.Episode = *l.Episode
-	return plan
+	l.TraceID = ep.Context.TraceID().String()
+	ep.Stored = *l.Episode
+	return ep
 }
 
-// SettleEpisode ends the episode when the machine now rests in a state that
-// ends episodes; the root span is then emitted at publish time, once.
-func SettleEpisode(l *common.Lifecycle, plan *EpisodePlan, endsEpisode bool) {
+// Close ends the episode when the machine now rests in a state that ends
+// episodes.
+func (ep *Episode) Close(l *common.Lifecycle, endsEpisode bool) {
 	if endsEpisode && l.Episode != nil && !l.Episode.Settled {
 		l.Episode.Settled = true
-		plan.Settle = true
+		ep.Settled = true
 	}
 	if l.Episode != nil {
-		plan.Episode = *l.Episode
+		ep.Stored = *l.Episode
 	}
 }
 
-// PlanEpisode is BeginEpisode and SettleEpisode in one step, for reconciles
-// that need no trace context while they run.
-func PlanEpisode(l *common.Lifecycle, generation int64, transitions int, endsEpisode bool, now time.Time) EpisodePlan {
-	plan := BeginEpisode(l, generation, transitions > 0, now)
-	SettleEpisode(l, &plan, endsEpisode)
-	return plan
-}
+// TraceParent is the episode's W3C trace context.
+func (ep Episode) TraceParent() string { return tracing.FormatTraceParent(ep.Context) }

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/events"
 
 	"github.com/fsmserve/fsmserve/internal/tracing"
+	"github.com/fsmserve/fsmserve/machines/engine"
 )
 
 // Publisher emits what a reconcile did, after its status write succeeded.
@@ -24,11 +25,11 @@ type Publisher struct {
 	Machine string
 }
 
-// Outcome is everything one reconcile has to publish.
-type Outcome struct {
+// Publication is everything one reconcile has to publish.
+type Publication struct {
 	Object  runtime.Object
-	Records []Record
-	Plan    EpisodePlan
+	Records []engine.Transition
+	Episode Episode
 	// Spans is the reconcile's recorded span tree; nil or a reconcile that did
 	// nothing emits no span.
 	Spans *tracing.Recorder
@@ -36,14 +37,15 @@ type Outcome struct {
 	DidSomething bool
 	// State is the state the machine rests in now.
 	State string
-	// Now is the wall-clock time of publishing.
+	// Now is the reconcile's clock at publishing (the injected clock, the
+	// one the episode's start was read from).
 	Now time.Time
 }
 
 // Publish emits one Event per transition, counts transitions, and emits the
 // reconcile's spans and any episode root that ends now.
-func (p *Publisher) Publish(ctx context.Context, o Outcome) {
-	short := tracing.ShortID(o.Plan.Context.TraceID().String())
+func (p *Publisher) Publish(ctx context.Context, o Publication) {
+	short := tracing.ShortID(o.Episode.Context.TraceID().String())
 	for _, r := range o.Records {
 		eventType := corev1.EventTypeNormal
 		if r.Failing {
@@ -63,19 +65,19 @@ func (p *Publisher) Publish(ctx context.Context, o Outcome) {
 		return
 	}
 	if o.Spans != nil && o.DidSomething {
-		tracing.Emit(ctx, p.Tracer, o.Plan.Context, o.Spans.Root())
+		tracing.Emit(ctx, p.Tracer, o.Episode.Context, o.Spans.Root())
 	}
-	if s := o.Plan.Superseded; s != nil {
+	if s := o.Episode.Superseded; s != nil {
 		tracing.EmitRoot(ctx, p.Tracer, tracing.ParseTraceParent(s.TraceParent), "Lifecycle "+p.Kind, s.StartedAt.Time, o.Now,
 			p.rootAttrs(o, s.Generation, "Superseded")...)
 	}
-	if o.Plan.Settle {
-		tracing.EmitRoot(ctx, p.Tracer, o.Plan.Context, "Lifecycle "+p.Kind, o.Plan.Episode.StartedAt.Time, o.Now,
-			p.rootAttrs(o, o.Plan.Episode.Generation, o.State)...)
+	if o.Episode.Settled {
+		tracing.EmitRoot(ctx, p.Tracer, o.Episode.Context, "Lifecycle "+p.Kind, o.Episode.Stored.StartedAt.Time, o.Now,
+			p.rootAttrs(o, o.Episode.Stored.Generation, o.State)...)
 	}
 }
 
-func (p *Publisher) rootAttrs(o Outcome, generation int64, outcome string) []attribute.KeyValue {
+func (p *Publisher) rootAttrs(o Publication, generation int64, outcome string) []attribute.KeyValue {
 	attrs := append(ObjectAttributes(o.Object), attribute.String("sm.machine", p.Machine),
 		attribute.Int64("k8s.object.generation", generation), attribute.String("sm.episode.outcome", outcome))
 	return attrs

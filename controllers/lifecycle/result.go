@@ -10,16 +10,23 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/fsmserve/fsmserve/machines/engine"
+	"github.com/fsmserve/fsmserve/steps/outcome"
 )
 
 // hopRetry is how soon a reconcile whose machine hit the hop limit goes on.
 const hopRetry = 50 * time.Millisecond
 
 // Result turns what went wrong in a reconcile into a requeue: transient step
-// errors (errs) back off, a hop limit continues right away, a definition
-// error is a bug worth an error, a not-permitted trigger is only logged (the
-// next observation decides again). requeueAfter is what the state asked for.
-func Result(ctx context.Context, runErr error, errs []error, requeueAfter time.Duration) (ctrl.Result, error) {
+// errors back off, a hop limit continues right away, a definition error is a
+// bug worth an error, a not-permitted trigger is only logged (the next
+// observation decides again). The steps' combined outcome says how soon the
+// states asked to run again.
+func Result(ctx context.Context, runErr error, steps outcome.Outcome) (ctrl.Result, error) {
+	var errs []error
+	if steps.Err != nil {
+		errs = append(errs, steps.Err)
+	}
+	requeueAfter := steps.RequeueAfter
 	var hop *engine.HopLimitError
 	var def *engine.DefinitionError
 	switch {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fsmserve/fsmserve/machines/engine"
+	"github.com/fsmserve/fsmserve/steps/outcome"
 )
 
 func TestResultTurnsRunOutcomesIntoRequeues(t *testing.T) {
@@ -28,7 +29,7 @@ func TestResultTurnsRunOutcomesIntoRequeues(t *testing.T) {
 		{"not permitted is only logged", &engine.NotPermittedError{Machine: "m", State: "A", Trigger: "T"}, nil, time.Second, time.Second, false},
 	}
 	for _, c := range cases {
-		res, err := Result(ctx, c.runErr, c.errs, c.requeue)
+		res, err := Result(ctx, c.runErr, outcome.Outcome{Err: errors.Join(c.errs...), RequeueAfter: c.requeue})
 		if res.RequeueAfter != c.wantAfter || (err != nil) != c.wantErr {
 			t.Errorf("%s: got RequeueAfter %v, err %v; want %v, error %v", c.name, res.RequeueAfter, err, c.wantAfter, c.wantErr)
 		}

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
+	"github.com/fsmserve/fsmserve/internal/tracing"
 	"github.com/fsmserve/fsmserve/steps/localmodel"
 )
 
@@ -31,12 +32,12 @@ func testCache(name string) *v1alpha1.LocalModelCache {
 		Spec: v1alpha1.LocalModelCacheSpec{SourceModelUri: "s3://models/" + name, NodeGroups: []string{"gpu"}}}
 }
 
-// scopeFor builds the part of a reconcile's scope that writes entries: the
+// scopeFor builds the part of a reconcile's world that writes entries: the
 // cache, its one Ready member node and the LocalModelNodes c holds.
-func scopeFor(t *testing.T, c client.Client, cache *v1alpha1.LocalModelCache, nodes ...string) *scope {
+func scopeFor(t *testing.T, c client.Client, cache *v1alpha1.LocalModelCache, nodes ...string) *world {
 	t.Helper()
-	r := &Reconciler{Client: c, APIReader: c, Kind: ClusterCaches}
-	sc := newScope(r, cache)
+	v := viewOf(cache)
+	sc := &world{client: c, live: c, spans: tracing.NewRecorder("test"), view: v, cache: v.cache(ClusterCaches)}
 	list := &v1alpha1.LocalModelNodeList{}
 	require.NoError(t, c.List(context.Background(), list))
 	sc.nodes = map[string]*v1alpha1.LocalModelNode{}
@@ -83,8 +84,7 @@ func TestAWriteThatLosesARaceIsRetriedOnAFreshRead(t *testing.T) {
 		},
 	}).Build()
 	sc := scopeFor(t, base, testCache("mine"), "n1")
-	sc.distribute(ctx)
-	require.Empty(t, sc.errs)
+	require.NoError(t, sc.distribute(ctx).Err)
 	assert.True(t, raced)
 	assert.Equal(t, []string{"first", "racer", "mine"}, entriesOf(t, base, "n1"), "no cache's entry is lost")
 }
@@ -104,8 +104,7 @@ func TestACreateThatLosesARaceUpdatesInstead(t *testing.T) {
 		},
 	}).Build()
 	sc := scopeFor(t, c, testCache("mine"), "n1")
-	sc.distribute(ctx)
-	require.Empty(t, sc.errs)
+	require.NoError(t, sc.distribute(ctx).Err)
 	assert.Equal(t, []string{"racer", "mine"}, entriesOf(t, c, "n1"))
 }
 
@@ -124,20 +123,21 @@ func TestManyCachesWritingOneNodeAtOnce(t *testing.T) {
 		go func(i int) {
 			defer wg.Done()
 			// Each cache retries as the workqueue would until its write lands.
+			var last error
 			for attempt := 0; attempt < 20; attempt++ {
-				sc.errs = nil
-				sc.distribute(ctx)
-				if len(sc.errs) == 0 {
+				if last = sc.distribute(ctx).Err; last == nil {
 					break
 				}
 				fresh, err := sc.fresh(ctx, "n1")
 				if err != nil {
-					sc.errs = append(sc.errs, err)
+					last = err
 					break
 				}
 				sc.nodes["n1"] = fresh
 			}
-			errs[i] = sc.errs
+			if last != nil {
+				errs[i] = []error{last}
+			}
 		}(i)
 	}
 	wg.Wait()
@@ -161,17 +161,19 @@ func TestRemovalLeavesOtherEntriesAndUnknownNodesAlone(t *testing.T) {
 	sc.existing["left"], sc.existing["other"] = true, true
 	assert.Equal(t, []string{"left", "no-such-node"}, sc.holders(), "a namespace cache of the same name is someone else")
 	assert.Equal(t, []string{"left"}, sc.formerMembers(), "a LocalModelNode without a Node is left alone")
-	sc.distribute(ctx)
-	require.Empty(t, sc.errs)
+	require.NoError(t, sc.distribute(ctx).Err)
 	assert.Equal(t, []string{"team/mine"}, entriesOf(t, c, "left"), "only the cluster cache's entry left the node that left the group")
 	assert.Equal(t, []string{"team/mine"}, entriesOf(t, c, "other"))
 	assert.Equal(t, []string{"mine"}, entriesOf(t, c, "no-such-node"))
-	require.NoError(t, sc.removeFrom(ctx, "absent"), "a node without a LocalModelNode has nothing to remove")
+	wrote, err := sc.removeFrom(ctx, "absent")
+	require.NoError(t, err, "a node without a LocalModelNode has nothing to remove")
+	assert.False(t, wrote)
 	got, err := sc.fresh(ctx, "absent")
 	assert.NoError(t, err)
 	assert.Nil(t, got)
 
-	sc.removeEverywhere(ctx)
-	require.Empty(t, sc.errs)
+	out := sc.removeEverywhere(ctx)
+	require.NoError(t, out.Err)
+	assert.True(t, out.Changed, "removing the last entry is a write")
 	assert.Empty(t, entriesOf(t, c, "no-such-node"), "a cache being deleted leaves no entry anywhere")
 }

@@ -15,11 +15,11 @@ const maxDetail = 200
 // nodesObservation sorts the member nodes by what their agents report and
 // lists the LocalModelNodes that must change: Ready members without the
 // current entry, and nodes that left the groups but still hold it.
-func (sc *scope) nodesObservation() machine.Nodes {
-	ref := sc.cache.Ref
-	n := machine.Nodes{Groups: sc.view.spec.NodeGroups}
-	for _, m := range sc.members {
-		lmn := sc.nodes[m.Node]
+func (w *world) nodesObservation() machine.Nodes {
+	ref := w.cache.Ref
+	n := machine.Nodes{Groups: w.view.spec.NodeGroups}
+	for _, m := range w.members {
+		lmn := w.nodes[m.Node]
 		switch localmodel.NodeStatusOf(m, lmn, ref) {
 		case v1alpha1.NodeNotReady:
 			n.NotReady = append(n.NotReady, m.Node)
@@ -33,11 +33,11 @@ func (sc *scope) nodesObservation() machine.Nodes {
 		default:
 			n.Pending = append(n.Pending, m.Node)
 		}
-		if lmn == nil || !localmodel.HasEntry(lmn.Spec.LocalModels, localmodel.Entry(sc.cache, m.Group)) {
+		if lmn == nil || !localmodel.HasEntry(lmn.Spec.LocalModels, localmodel.Entry(w.cache, m.Group)) {
 			n.Outdated = append(n.Outdated, m.Node)
 		}
 	}
-	n.Outdated = append(n.Outdated, sc.formerMembers()...)
+	n.Outdated = append(n.Outdated, w.formerMembers()...)
 	return n
 }
 
@@ -45,14 +45,14 @@ func (sc *scope) nodesObservation() machine.Nodes {
 // its node groups (relabelled, or the group dropped from the spec). A
 // LocalModelNode whose Node does not exist is left alone: the node may be
 // away, and the agent of a node that is gone does nothing.
-func (sc *scope) formerMembers() []string {
+func (w *world) formerMembers() []string {
 	member := map[string]bool{}
-	for _, m := range sc.members {
+	for _, m := range w.members {
 		member[m.Node] = true
 	}
 	var out []string
-	for _, name := range sc.holders() {
-		if sc.existing[name] && !member[name] {
+	for _, name := range w.holders() {
+		if w.existing[name] && !member[name] {
 			out = append(out, name)
 		}
 	}
@@ -60,10 +60,10 @@ func (sc *scope) formerMembers() []string {
 }
 
 // holders lists, sorted, the LocalModelNodes that hold the cache's entry.
-func (sc *scope) holders() []string {
+func (w *world) holders() []string {
 	var out []string
-	for name, lmn := range sc.nodes {
-		if localmodel.EntryIndex(lmn.Spec.LocalModels, sc.cache.Ref) >= 0 {
+	for name, lmn := range w.nodes {
+		if localmodel.EntryIndex(lmn.Spec.LocalModels, w.cache.Ref) >= 0 {
 			out = append(out, name)
 		}
 	}
@@ -94,13 +94,13 @@ func truncate(s string, n int) string {
 
 // nodeStatus is status.nodeStatus: every member node with KServe's per-node
 // status.
-func (sc *scope) nodeStatus() map[string]v1alpha1.NodeStatus {
-	if len(sc.members) == 0 {
+func (w *world) nodeStatus() map[string]v1alpha1.NodeStatus {
+	if len(w.members) == 0 {
 		return nil
 	}
-	out := make(map[string]v1alpha1.NodeStatus, len(sc.members))
-	for _, m := range sc.members {
-		out[m.Node] = localmodel.NodeStatusOf(m, sc.nodes[m.Node], sc.cache.Ref)
+	out := make(map[string]v1alpha1.NodeStatus, len(w.members))
+	for _, m := range w.members {
+		out[m.Node] = localmodel.NodeStatusOf(m, w.nodes[m.Node], w.cache.Ref)
 	}
 	return out
 }

@@ -54,7 +54,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(m.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
 		Watches(&corev1.Namespace{}, handler.EnqueueRequestsFromMapFunc(m.forWaitingOnJobNamespace), builder.WithPredicates(created())).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
-		Complete(r)
+		Complete(r.lifecycle())
 }
 
 // deletionStarted passes the update that sets a deletion timestamp.

@@ -15,14 +15,14 @@ import (
 // InferenceService defaulter labels them: a cluster cache's users carry
 // label internal.serving.kserve.io/localmodel={name} and no namespace label;
 // a namespace cache's users live in its namespace and carry both labels.
-func (sc *scope) observeUsers(ctx context.Context) error {
-	list, err := listUsers(ctx, sc.r.Client, sc.cache.Ref)
+func (w *world) observeUsers(ctx context.Context) error {
+	list, err := listUsers(ctx, w.client, w.cache.Ref)
 	if err != nil {
 		return err
 	}
 	for i := range list {
 		isvc := &list[i]
-		sc.users = append(sc.users, user{namespace: isvc.Namespace, name: isvc.Name,
+		w.users = append(w.users, user{namespace: isvc.Namespace, name: isvc.Name,
 			nodeGroup: isvc.Annotations[v1beta1.NodeGroupAnnotation]})
 	}
 	return nil
@@ -58,18 +58,18 @@ func listUsers(ctx context.Context, c client.Reader, ref localmodel.CacheRef) ([
 
 // placement is where serving volumes are needed: per namespace, the node
 // groups its users ask for.
-func (sc *scope) placement() localmodel.ServingPlacement {
-	users := make([]localmodel.User, len(sc.users))
-	for i, u := range sc.users {
+func (w *world) placement() localmodel.ServingPlacement {
+	users := make([]localmodel.User, len(w.users))
+	for i, u := range w.users {
 		users[i] = localmodel.User{Namespace: u.namespace, NodeGroup: u.nodeGroup}
 	}
-	return localmodel.PlaceServing(sc.view.spec.NodeGroups, users)
+	return localmodel.PlaceServing(w.view.spec.NodeGroups, users)
 }
 
 // usersStatus is status.inferenceServices.
-func (sc *scope) usersStatus() []v1alpha1.NamespacedName {
+func (w *world) usersStatus() []v1alpha1.NamespacedName {
 	var out []v1alpha1.NamespacedName
-	for _, u := range sc.users {
+	for _, u := range w.users {
 		out = append(out, v1alpha1.NamespacedName{Namespace: u.namespace, Name: u.name})
 	}
 	return out

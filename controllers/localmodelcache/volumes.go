@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/steps/localmodel"
+	"github.com/fsmserve/fsmserve/steps/outcome"
 )
 
 // ensureVolumes creates the download volume of every node group in the job
@@ -17,13 +18,13 @@ import (
 // every namespace whose InferenceServices use the cache, and deletes the
 // volumes nothing needs any more. Volumes are created once and never
 // updated, as in KServe: their specs are immutable once bound.
-func (sc *scope) ensureVolumes(ctx context.Context) {
-	want := sc.wantedVolumes()
+func (w *world) ensureVolumes(ctx context.Context) outcome.Outcome {
+	want := w.wantedVolumes()
 	var firstErr error
 	created := 0
 	for _, v := range want {
 		for _, obj := range []client.Object{v.PV, v.PVC} {
-			made, err := sc.createIfAbsent(ctx, obj)
+			made, err := w.createIfAbsent(ctx, obj)
 			firstErr = firstOf(firstErr, err)
 			if made {
 				created++
@@ -31,30 +32,34 @@ func (sc *scope) ensureVolumes(ctx context.Context) {
 		}
 	}
 	if created > 0 || firstErr != nil {
-		end := sc.spans.Start("Step EnsureVolumes", attribute.Int("fsmserve.volumes.created", created))
+		end := w.spans.Start("Step EnsureVolumes", attribute.Int("fsmserve.volumes.created", created))
 		end(firstErr)
 	}
-	sc.recordErr(firstErr)
-	sc.deleteVolumes(ctx, "Step DeleteUnusedVolumes", sc.unused(ctx, want))
+	out := outcome.Error(firstErr).Then(outcome.OK(created > 0))
+	unused, err := w.unused(ctx, want)
+	if err != nil {
+		return out.Then(outcome.Error(err))
+	}
+	return out.Then(w.deleteVolumes(ctx, "Step DeleteUnusedVolumes", unused))
 }
 
 // wantedVolumes lists the volumes the cache needs now.
-func (sc *scope) wantedVolumes() []localmodel.Volume {
+func (w *world) wantedVolumes() []localmodel.Volume {
 	var out []localmodel.Volume
-	for _, g := range sc.groups {
-		out = append(out, localmodel.DownloadVolume(sc.cache, g, sc.cfg.LocalModel.JobNamespace))
+	for _, g := range w.groups {
+		out = append(out, localmodel.DownloadVolume(w.cache, g, w.cfg.LocalModel.JobNamespace))
 	}
-	if sc.cfg.LocalModel.DisableVolumeManagement {
+	if w.cfg.LocalModel.DisableVolumeManagement {
 		return out
 	}
 	byName := map[string]*v1alpha1.LocalModelNodeGroup{}
-	for _, g := range sc.groups {
+	for _, g := range w.groups {
 		byName[g.Name] = g
 	}
-	for ns, groups := range sc.placement() {
+	for ns, groups := range w.placement() {
 		for _, name := range groups {
 			if g := byName[name]; g != nil {
-				out = append(out, localmodel.ServingVolume(sc.cache, g, ns))
+				out = append(out, localmodel.ServingVolume(w.cache, g, ns))
 			}
 		}
 	}
@@ -63,21 +68,18 @@ func (sc *scope) wantedVolumes() []localmodel.Volume {
 
 // createIfAbsent creates obj unless an object of its name exists (ours or
 // not: a volume someone else made is left alone).
-func (sc *scope) createIfAbsent(ctx context.Context, obj client.Object) (bool, error) {
+func (w *world) createIfAbsent(ctx context.Context, obj client.Object) (bool, error) {
 	existing := obj.DeepCopyObject().(client.Object)
-	err := sc.r.Client.Get(ctx, client.ObjectKeyFromObject(obj), existing)
+	err := w.client.Get(ctx, client.ObjectKeyFromObject(obj), existing)
 	if err == nil {
 		return false, nil
 	}
 	if !apierrors.IsNotFound(err) {
 		return false, err
 	}
-	err = sc.r.Client.Create(ctx, obj)
+	err = w.client.Create(ctx, obj)
 	if apierrors.IsAlreadyExists(err) {
 		return false, nil
-	}
-	if err == nil {
-		sc.changed = true
 	}
 	return err == nil, err
 }
@@ -87,38 +89,37 @@ func (sc *scope) createIfAbsent(ctx context.Context, obj client.Object) (bool, e
 // volumes of a node group the cache no longer names (or of a previous job
 // namespace). With volume management disabled, serving volumes are left
 // alone.
-func (sc *scope) unused(ctx context.Context, want []localmodel.Volume) []client.Object {
+func (w *world) unused(ctx context.Context, want []localmodel.Volume) ([]client.Object, error) {
 	keep := map[client.ObjectKey]bool{}
 	for _, v := range want {
 		keep[client.ObjectKeyFromObject(v.PV)] = true
 		keep[client.ObjectKeyFromObject(v.PVC)] = true
 	}
 	purpose := ""
-	if sc.cfg.LocalModel.DisableVolumeManagement {
+	if w.cfg.LocalModel.DisableVolumeManagement {
 		purpose = localmodel.PurposeDownload
 	}
+	vols, err := w.listVolumes(ctx, purpose)
 	var out []client.Object
-	for _, obj := range sc.listVolumes(ctx, purpose) {
+	for _, obj := range vols {
 		if !keep[client.ObjectKeyFromObject(obj)] {
 			out = append(out, obj)
 		}
 	}
-	return out
+	return out, err
 }
 
 // listVolumes lists this cache's PersistentVolumes and claims with the given
-// purpose (any when empty). Read errors are recorded.
-func (sc *scope) listVolumes(ctx context.Context, purpose string) []client.Object {
-	sel := client.MatchingLabelsSelector{Selector: localmodel.VolumeSelector(sc.cache.Ref, purpose)}
+// purpose (any when empty).
+func (w *world) listVolumes(ctx context.Context, purpose string) ([]client.Object, error) {
+	sel := client.MatchingLabelsSelector{Selector: localmodel.VolumeSelector(w.cache.Ref, purpose)}
 	pvs := &corev1.PersistentVolumeList{}
 	pvcs := &corev1.PersistentVolumeClaimList{}
-	if err := sc.r.Client.List(ctx, pvs, sel); err != nil {
-		sc.recordErr(err)
-		return nil
+	if err := w.client.List(ctx, pvs, sel); err != nil {
+		return nil, err
 	}
-	if err := sc.r.Client.List(ctx, pvcs, sel); err != nil {
-		sc.recordErr(err)
-		return nil
+	if err := w.client.List(ctx, pvcs, sel); err != nil {
+		return nil, err
 	}
 	var out []client.Object
 	for i := range pvcs.Items {
@@ -127,12 +128,12 @@ func (sc *scope) listVolumes(ctx context.Context, purpose string) []client.Objec
 	for i := range pvs.Items {
 		out = append(out, &pvs.Items[i])
 	}
-	return out
+	return out, nil
 }
 
 // deleteVolumes deletes objs (claims first, so a volume is released before it
 // goes) unless they are already going.
-func (sc *scope) deleteVolumes(ctx context.Context, span string, objs []client.Object) {
+func (w *world) deleteVolumes(ctx context.Context, span string, objs []client.Object) outcome.Outcome {
 	var pending []client.Object
 	for _, obj := range objs {
 		if obj.GetDeletionTimestamp() == nil {
@@ -140,18 +141,17 @@ func (sc *scope) deleteVolumes(ctx context.Context, span string, objs []client.O
 		}
 	}
 	if len(pending) == 0 {
-		return
+		return outcome.OK(false)
 	}
-	end := sc.spans.Start(span, attribute.Int("fsmserve.volumes", len(pending)))
+	end := w.spans.Start(span, attribute.Int("fsmserve.volumes", len(pending)))
 	var firstErr error
+	deleted := false
 	for _, obj := range pending {
 		uid := obj.GetUID()
-		err := sc.r.Client.Delete(ctx, obj, client.Preconditions{UID: &uid})
-		if err == nil {
-			sc.changed = true
-		}
+		err := w.client.Delete(ctx, obj, client.Preconditions{UID: &uid})
+		deleted = deleted || err == nil
 		firstErr = firstOf(firstErr, client.IgnoreNotFound(err))
 	}
 	end(firstErr)
-	sc.recordErr(firstErr)
+	return outcome.Error(firstErr).Then(outcome.OK(deleted))
 }

@@ -19,7 +19,7 @@ import (
 // steps drive the download machine.
 func (sc *scope) runCache(ctx context.Context) {
 	obs := sc.cacheObservation()
-	sc.cache = beginRun(nodecache.Machine, nodecache.StateUnknown, sc.storedLifecycle(sc.key), sc.node.Generation, sc.a.now, obs, sc.attrs...)
+	sc.cache = beginRun(nodecache.Definition, sc.storedLifecycle(sc.key), sc.node.Generation, sc.a.now, obs, sc.attrs...)
 	obs, err := sc.cache.m.Run(ctx, obs, sc.cacheStep)
 	sc.noteRunErr(err)
 	sc.cache.finish(ctx)

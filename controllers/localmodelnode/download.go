@@ -68,7 +68,7 @@ func (sc *scope) driveDownload(ctx context.Context, o nodecache.Observation, wan
 	}
 	sc.freshDownload = stored == nil
 	dobs := sc.downloadObservation(wanted)
-	sc.download = beginRun(downloadjob.Machine, downloadjob.StateUnknown, stored, sc.node.Generation, sc.a.now, dobs, sc.attrs...)
+	sc.download = beginRun(downloadjob.Definition, stored, sc.node.Generation, sc.a.now, dobs, sc.attrs...)
 	dobs, err := sc.download.m.Run(ctx, dobs, sc.downloadStep)
 	sc.noteRunErr(err)
 	sc.download.finish(ctx)
@@ -204,7 +204,7 @@ func (sc *scope) ensureJob(ctx context.Context, o downloadjob.Observation) downl
 		return o
 	}
 	attempt := sc.rec.Attempt + 1
-	if err := sc.buildDesired(ctx, attempt, tracing.FormatTraceParent(sc.download.plan.Context)); err != nil || sc.problem != nil {
+	if err := sc.buildDesired(ctx, attempt, tracing.FormatTraceParent(sc.download.episode.Context)); err != nil || sc.problem != nil {
 		sc.recordErr(err)
 		return o
 	}

@@ -17,12 +17,13 @@ import (
 // machine built from the stored state, its tracing episode, its spans, and
 // the lifecycle block it writes back.
 type machineRun[S ~string, T ~string, O any] struct {
-	spec    *engine.Spec[S, T, O]
+	spec    *engine.Definition[S, T, O]
 	m       *engine.Machine[S, T, O]
 	l       common.Lifecycle
-	plan    lifecycle.EpisodePlan
+	episode lifecycle.Episode
 	spans   *tracing.Recorder
-	records []lifecycle.Record
+	records []engine.Transition
+	now     func() time.Time
 }
 
 // beginRun builds the machine from stored (nil for a new lifecycle) and
@@ -30,34 +31,34 @@ type machineRun[S ~string, T ~string, O any] struct {
 // when another model's entry changes the node's generation: the generation
 // is the one the episode began at, and a new episode starts when a settled
 // (or blocked) machine is about to move again.
-func beginRun[S ~string, T ~string, O any](spec *engine.Spec[S, T, O], recovery T, stored *common.Lifecycle, generation int64,
+func beginRun[S ~string, T ~string, O any](spec *engine.Definition[S, T, O], stored *common.Lifecycle, generation int64,
 	clk func() time.Time, obs O, attrs ...attribute.KeyValue) *machineRun[S, T, O] {
-	r := &machineRun[S, T, O]{spec: spec, l: common.Lifecycle{Machine: spec.Name}}
+	r := &machineRun[S, T, O]{spec: spec, l: common.Lifecycle{Machine: spec.Name}, now: clk}
 	if stored != nil {
 		r.l = *stored.DeepCopy()
 	}
-	r.m = spec.New(r.l.State, recovery, clk)
-	_, willMove := spec.Classify(r.m.State(), obs)
+	r.m = spec.New(r.l.State, clk)
+	moving := r.m.Begin(obs)
 	if r.l.Episode != nil {
 		generation = r.l.Episode.Generation
 	}
-	r.plan = lifecycle.BeginEpisode(&r.l, generation, willMove || string(r.m.State()) != r.l.State, clk())
+	r.episode = lifecycle.OpenEpisode(&r.l, generation, moving || string(r.m.State()) != r.l.State, clk())
 	r.spans = tracing.NewRecorder("Reconcile LocalModelNode", append(attrs, attribute.String("sm.machine", spec.Name))...)
 	return r
 }
 
 // finish writes the lifecycle block and settles the episode, in memory.
 func (r *machineRun[S, T, O]) finish(ctx context.Context) {
-	r.records = lifecycle.Records(r.m)
+	r.records = r.m.Journal()
 	r.m.WriteLifecycle(ctx, &r.l)
-	lifecycle.SettleEpisode(&r.l, &r.plan, r.spec.KindOf(r.m.State()).EndsEpisode())
+	r.episode.Close(&r.l, r.spec.KindOf(r.m.State()).EndsEpisode())
 }
 
 // enteredNow reports whether the last transition of this reconcile led into s.
 func (r *machineRun[S, T, O]) enteredNow(s S) (T, bool) {
 	j := r.m.Journal()
-	if n := len(j); n > 0 && j[n-1].To == s {
-		return j[n-1].Trigger, true
+	if n := len(j); n > 0 && j[n-1].To == string(s) {
+		return T(j[n-1].Trigger), true
 	}
 	var none T
 	return none, false
@@ -74,9 +75,9 @@ func (r *machineRun[S, T, O]) publishFrom(ctx context.Context, p *lifecycle.Publ
 	state := string(r.m.State())
 	lifecycle.TransitionSpans(r.spans, r.spec.Name, r.records)
 	r.spans.Finish(attribute.String("sm.state", state))
-	p.Publish(ctx, lifecycle.Outcome{
-		Object: obj, Records: r.records[from:], Plan: r.plan, Spans: r.spans,
-		DidSomething: len(r.records) > 0 || changed, State: state, Now: time.Now(),
+	p.Publish(ctx, lifecycle.Publication{
+		Object: obj, Records: r.records[from:], Episode: r.episode, Spans: r.spans,
+		DidSomething: len(r.records) > 0 || changed, State: state, Now: r.now(),
 	})
 }
 
@@ -88,5 +89,5 @@ func (r *machineRun[S, T, O]) publishEventsUpTo(ctx context.Context, p *lifecycl
 	if n == 0 {
 		return
 	}
-	p.Publish(ctx, lifecycle.Outcome{Object: obj, Records: r.records[:n], Plan: lifecycle.EpisodePlan{Context: r.plan.Context}, Now: time.Now()})
+	p.Publish(ctx, lifecycle.Publication{Object: obj, Records: r.records[:n], Episode: lifecycle.Episode{Context: r.episode.Context}, Now: r.now()})
 }

@@ -29,11 +29,11 @@ type Entry struct {
 }
 
 var entries = []Entry{
-	{Name: inferenceservice.MachineName, Title: "InferenceService lifecycle", Intro: inferenceserviceIntro, Machine: inferenceservice.Machine},
-	{Name: inferencegraph.MachineName, Title: "InferenceGraph lifecycle", Intro: inferencegraphIntro, Machine: inferencegraph.Machine},
-	{Name: localmodelcache.MachineName, Title: "Local model cache lifecycle (LocalModelCache, LocalModelNamespaceCache)", Intro: localmodelcacheIntro, Machine: localmodelcache.Machine},
-	{Name: nodecache.MachineName, Title: "Node cache lifecycle (LocalModelNode)", Intro: nodecacheIntro, Machine: nodecache.Machine},
-	{Name: downloadjob.MachineName, Title: "Download Job lifecycle (LocalModelNode)", Intro: downloadjobIntro, Machine: downloadjob.Machine},
+	{Name: inferenceservice.MachineName, Title: "InferenceService lifecycle", Intro: inferenceserviceIntro, Machine: inferenceservice.Definition},
+	{Name: inferencegraph.MachineName, Title: "InferenceGraph lifecycle", Intro: inferencegraphIntro, Machine: inferencegraph.Definition},
+	{Name: localmodelcache.MachineName, Title: "Local model cache lifecycle (LocalModelCache, LocalModelNamespaceCache)", Intro: localmodelcacheIntro, Machine: localmodelcache.Definition},
+	{Name: nodecache.MachineName, Title: "Node cache lifecycle (LocalModelNode)", Intro: nodecacheIntro, Machine: nodecache.Definition},
+	{Name: downloadjob.MachineName, Title: "Download Job lifecycle (LocalModelNode)", Intro: downloadjobIntro, Machine: downloadjob.Definition},
 }
 
 // All returns every machine, sorted by name.

@@ -72,7 +72,7 @@ func TestFailedAttemptsRetryUntilTheLast(t *testing.T) {
 		want    State
 	}{{1, WaitingToRetry}, {2, WaitingToRetry}, {3, Failed}, {4, Failed}}
 	for _, c := range cases {
-		m := Machine.New(string(Downloading), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+		m := Definition.New(string(Downloading), func() time.Time { return time.Unix(0, 0) })
 		obs := with(func(o *Observation) { o.Job, o.Attempt = failedJob, c.attempt })
 		_, err := m.Run(context.Background(), obs, nil)
 		assert.NoError(t, err)
@@ -83,7 +83,7 @@ func TestFailedAttemptsRetryUntilTheLast(t *testing.T) {
 // TestAdoptingARunningJobTakesTwoHops is the agent restart: a fresh machine
 // at Pending finds the Job by its labels and never creates another.
 func TestAdoptingARunningJobTakesTwoHops(t *testing.T) {
-	m := Machine.New("", StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New("", func() time.Time { return time.Unix(0, 0) })
 	created := false
 	step := func(_ context.Context, s State, o Observation) Observation {
 		if s == Pending && !o.Job.Live() {
@@ -112,7 +112,7 @@ func TestExplainNamesModelAndFailure(t *testing.T) {
 	assert.Equal(t, ReasonFolderMissing, reason)
 	reason, _ = Explain(Failed, with(func(o *Observation) { o.LastFailure = Problem{Reason: "DeadlineExceeded", Message: "x"} }))
 	assert.Equal(t, "DeadlineExceeded", reason, "the failure kept in status explains a Failed state once the Job is gone")
-	for _, st := range Machine.States {
+	for _, st := range Definition.States {
 		if st.State == Active {
 			continue
 		}

@@ -1,15 +1,11 @@
 package downloadjob
 
-import (
-	"context"
-
-	"github.com/fsmserve/fsmserve/machines/engine"
-)
+import "github.com/fsmserve/fsmserve/machines/engine"
 
 // Define declares the transitions. Cancellation is declared once on Active;
 // a failed attempt goes to WaitingToRetry while attempts are left and to
 // Failed when they are used up (the guards choose).
-func Define(b *engine.Builder[State, Trigger]) {
+func Define(b *engine.Builder[State, Trigger, Observation]) {
 	b.Configure(Active).
 		Permit(DownloadCancelled, Cancelled)
 	b.Configure(Pending).SubstateOf(Active).
@@ -47,13 +43,11 @@ func Define(b *engine.Builder[State, Trigger]) {
 }
 
 // attemptsLeft holds when the attempt that just failed was not the last one.
-func attemptsLeft(_ context.Context, args ...any) bool {
-	o := engine.ObservationOf[Observation](args)
+func attemptsLeft(o Observation) bool {
 	return o.Attempt < o.MaxAttempts
 }
 
 // noAttemptsLeft holds when the attempt that just failed was the last one.
-func noAttemptsLeft(_ context.Context, args ...any) bool {
-	o := engine.ObservationOf[Observation](args)
+func noAttemptsLeft(o Observation) bool {
 	return o.Attempt >= o.MaxAttempts
 }

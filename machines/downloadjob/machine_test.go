@@ -60,7 +60,7 @@ func representativeObservations() []Observation {
 // TestMachine runs the checks every machine owes (see enginetest.Battery).
 func TestMachine(t *testing.T) {
 	enginetest.Battery[State, Trigger, Observation]{
-		Spec: Machine, Recovery: StateUnknown, Name: "downloadjob",
+		Definition: Definition, Name: "downloadjob",
 		All: allObservations(), Representative: representativeObservations(),
 	}.Run(t)
 }
@@ -70,7 +70,7 @@ func FuzzTriggerSequences(f *testing.F) {
 	f.Add([]byte{255, 1, 0x02, 1, 0x06, 1, 0x10})
 	f.Add([]byte{3, 1, 0x12, 1, 0x80, 2, 0x00})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
+		enginetest.RunSequence(t, Definition, func(b byte) Observation {
 			return observationFromBits(uint16(b) | uint16(b&15)<<8)
 		}, data)
 	})

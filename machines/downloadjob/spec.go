@@ -2,12 +2,13 @@ package downloadjob
 
 import "github.com/fsmserve/fsmserve/machines/engine"
 
-// Machine is the download Job lifecycle's declaration.
-var Machine = &engine.Spec[State, Trigger, Observation]{
-	Name:     MachineName,
-	Initial:  Pending,
-	Recovery: Recovering,
-	States: []engine.StateInfo[State]{
+// Definition is the download Job lifecycle's declaration.
+var Definition = &engine.Definition[State, Trigger, Observation]{
+	Name:            MachineName,
+	Initial:         Pending,
+	Recovery:        Recovering,
+	RecoveryTrigger: RecoveryStarted,
+	States: []engine.StateRecord[State]{
 		{State: Active, Kind: engine.Abstract, Description: "Every state of a download that the node cache still wants; cancellation is handled here once."},
 		{State: Pending, Kind: engine.Progressing, Description: "The model should be on the node and no Job runs for it: the agent creates the download Job (after deleting a finished predecessor), or adopts a live one it finds by its labels."},
 		{State: Recovering, Kind: engine.Progressing, Description: "The state stored in status was not recognised (left by another version or edited by hand); the Job found by its labels and the folder on disk decide where it really is."},
@@ -19,7 +20,7 @@ var Machine = &engine.Spec[State, Trigger, Observation]{
 		{State: Failed, Kind: engine.Blocked, Description: "Every attempt of this round failed, or the Job cannot be built or was rejected by the API server. A new round starts when the failed Job is deleted or when what the Job is built from (spec entry, node group, configuration, storage containers) changes."},
 		{State: Cancelled, Kind: engine.Final, Description: "The model left the node's spec (or another copy took over); its Job is deleted."},
 	},
-	Triggers: []engine.TriggerInfo[Trigger]{
+	Triggers: []engine.TriggerRecord[Trigger]{
 		{Trigger: JobAccepted, Description: "A live download Job of this model and node exists: the agent created it, or found it by its labels (after a restart, or created by another agent replica)."},
 		{Trigger: JobRejected, Description: "The Job cannot be built (no node group, an invalid storage container) or the API server refused it."},
 		{Trigger: PodRunning, Description: "The Job reports a ready pod (status.ready > 0)."},
@@ -33,7 +34,7 @@ var Machine = &engine.Spec[State, Trigger, Observation]{
 		{Trigger: RedownloadRequested, Description: "The model folder disappeared from the node after the download (deleted outside fsmserve)."},
 		{Trigger: Recovered, Description: "Recovery found no Job and no folder: start over."},
 		{Trigger: DownloadCancelled, Description: "The node cache no longer wants this download (the model left the spec).", Ambient: true},
-		{Trigger: StateUnknown, Description: "The stored state is not one this version knows.", Ambient: true},
+		{Trigger: RecoveryStarted, Description: "The stored state is not one this version knows.", Ambient: true},
 	},
 	Define:   Define,
 	Classify: Classify,

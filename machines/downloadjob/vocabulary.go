@@ -50,7 +50,7 @@ const (
 	RedownloadRequested Trigger = "RedownloadRequested"
 	Recovered           Trigger = "Recovered"
 	DownloadCancelled   Trigger = "DownloadCancelled"
-	StateUnknown        Trigger = "StateUnknown"
+	RecoveryStarted     Trigger = "RecoveryStarted"
 )
 
 // MachineName is the machine's name in the lifecycle block and in

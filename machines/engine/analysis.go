@@ -65,7 +65,7 @@ func (bp Blueprint[S, T]) Reachable(start S) map[S]bool {
 // StuckStates returns the non-final, non-abstract states from which no Settled
 // state can be reached: states an object could never leave healthy. A correct
 // machine has none.
-func (s *Spec[S, T, O]) StuckStates() []S {
+func (s *Definition[S, T, O]) StuckStates() []S {
 	bp := s.Blueprint()
 	var stuck []S
 	for _, st := range s.States {

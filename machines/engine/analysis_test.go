@@ -19,7 +19,7 @@ func TestEffectiveEdgesInheritAndOverride(t *testing.T) {
 
 func TestSuperstateEdgeIntoCurrentStateReadsAsIgnored(t *testing.T) {
 	s := toySpec()
-	s.Define = func(b *Builder[toyState, toyTrigger]) {
+	s.Define = func(b *Builder[toyState, toyTrigger, toyObs]) {
 		defineToy(b)
 		b.Configure(tAlive).Permit(trRetry, tQueued)
 	}
@@ -31,7 +31,7 @@ func TestSuperstateEdgeIntoCurrentStateReadsAsIgnored(t *testing.T) {
 func TestStuckStates(t *testing.T) {
 	assert.Empty(t, toySpec().StuckStates())
 	s := toySpec()
-	s.Define = func(b *Builder[toyState, toyTrigger]) {
+	s.Define = func(b *Builder[toyState, toyTrigger, toyObs]) {
 		b.Configure(tQueued).Permit(trStart, tRunning)
 		b.Configure(tRunning).Permit(trFail, tFailed)
 		b.Configure(tRecover).Permit(trStart, tRunning)

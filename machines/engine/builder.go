@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"context"
+	"fmt"
 	"reflect"
 	"runtime"
 	"strings"
@@ -28,25 +30,25 @@ type Blueprint[S ~string, T ~string] struct {
 // Builder declares transitions. It records every declaration for diagrams and
 // analysis and, when bound to a live machine, configures stateless as well, so
 // the diagram can never drift from the behaviour.
-type Builder[S ~string, T ~string] struct {
+type Builder[S ~string, T ~string, O any] struct {
 	sm        *stateless.StateMachine
 	blueprint Blueprint[S, T]
 }
 
-func newBuilder[S ~string, T ~string](sm *stateless.StateMachine) *Builder[S, T] {
-	return &Builder[S, T]{sm: sm, blueprint: Blueprint[S, T]{Super: map[S]S{}}}
+func newBuilder[S ~string, T ~string, O any](sm *stateless.StateMachine) *Builder[S, T, O] {
+	return &Builder[S, T, O]{sm: sm, blueprint: Blueprint[S, T]{Super: map[S]S{}}}
 }
 
 // StateBuilder declares the transitions out of one state.
-type StateBuilder[S ~string, T ~string] struct {
-	b     *Builder[S, T]
+type StateBuilder[S ~string, T ~string, O any] struct {
+	b     *Builder[S, T, O]
 	state S
 	sc    *stateless.StateConfiguration
 }
 
 // Configure starts the declarations for state.
-func (b *Builder[S, T]) Configure(state S) *StateBuilder[S, T] {
-	sb := &StateBuilder[S, T]{b: b, state: state}
+func (b *Builder[S, T, O]) Configure(state S) *StateBuilder[S, T, O] {
+	sb := &StateBuilder[S, T, O]{b: b, state: state}
 	if b.sm != nil {
 		sb.sc = b.sm.Configure(state)
 	}
@@ -54,7 +56,7 @@ func (b *Builder[S, T]) Configure(state S) *StateBuilder[S, T] {
 }
 
 // SubstateOf places the state inside a superstate, inheriting its transitions.
-func (sb *StateBuilder[S, T]) SubstateOf(super S) *StateBuilder[S, T] {
+func (sb *StateBuilder[S, T, O]) SubstateOf(super S) *StateBuilder[S, T, O] {
 	sb.b.blueprint.Super[sb.state] = super
 	if sb.sc != nil {
 		sb.sc.SubstateOf(super)
@@ -63,7 +65,7 @@ func (sb *StateBuilder[S, T]) SubstateOf(super S) *StateBuilder[S, T] {
 }
 
 // Permit declares a transition on trigger to dest, allowed when every guard holds.
-func (sb *StateBuilder[S, T]) Permit(trigger T, dest S, guards ...Guard) *StateBuilder[S, T] {
+func (sb *StateBuilder[S, T, O]) Permit(trigger T, dest S, guards ...Guard[O]) *StateBuilder[S, T, O] {
 	sb.b.blueprint.Edges = append(sb.b.blueprint.Edges, Edge[S, T]{From: sb.state, Trigger: trigger, To: dest, Guards: guardNames(guards)})
 	if sb.sc != nil {
 		sb.sc.Permit(trigger, dest, toStateless(guards)...)
@@ -72,7 +74,7 @@ func (sb *StateBuilder[S, T]) Permit(trigger T, dest S, guards ...Guard) *StateB
 }
 
 // Ignore declares that trigger does nothing in this state.
-func (sb *StateBuilder[S, T]) Ignore(trigger T, guards ...Guard) *StateBuilder[S, T] {
+func (sb *StateBuilder[S, T, O]) Ignore(trigger T, guards ...Guard[O]) *StateBuilder[S, T, O] {
 	sb.b.blueprint.Edges = append(sb.b.blueprint.Edges, Edge[S, T]{From: sb.state, Trigger: trigger, Ignore: true, Guards: guardNames(guards)})
 	if sb.sc != nil {
 		sb.sc.Ignore(trigger, toStateless(guards)...)
@@ -80,15 +82,39 @@ func (sb *StateBuilder[S, T]) Ignore(trigger T, guards ...Guard) *StateBuilder[S
 	return sb
 }
 
-func toStateless(guards []Guard) []stateless.GuardFunc {
+// GuardTypeError says a guard was handed something other than the machine's
+// observation: a bug in the caller, reported instead of read as a zero value.
+type GuardTypeError struct {
+	Guard string
+	Got   string
+}
+
+func (e *GuardTypeError) Error() string {
+	return fmt.Sprintf("guard %s was given %s instead of the machine's observation", e.Guard, e.Got)
+}
+
+func toStateless[O any](guards []Guard[O]) []stateless.GuardFunc {
 	out := make([]stateless.GuardFunc, len(guards))
 	for i, g := range guards {
-		out[i] = stateless.GuardFunc(g)
+		out[i] = typedGuard(g)
 	}
 	return out
 }
 
-func guardNames(guards []Guard) []string {
+// typedGuard adapts a typed guard to stateless' shape. A mismatched argument
+// panics with a *GuardTypeError, which Fire turns into a DefinitionError.
+func typedGuard[O any](g Guard[O]) stateless.GuardFunc {
+	return func(_ context.Context, args ...any) bool {
+		if len(args) == 1 {
+			if o, ok := args[0].(O); ok {
+				return g(o)
+			}
+		}
+		panic(&GuardTypeError{Guard: funcName(g), Got: fmt.Sprintf("%d arguments %T", len(args), args)})
+	}
+}
+
+func guardNames[O any](guards []Guard[O]) []string {
 	names := make([]string, len(guards))
 	for i, g := range guards {
 		names[i] = funcName(g)

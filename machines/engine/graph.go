@@ -8,7 +8,7 @@ import (
 
 // DOT renders the machine as a Graphviz digraph: superstates as clusters, the
 // initial state marked, every edge labelled with its trigger and guards.
-func (s *Spec[S, T, O]) DOT() string {
+func (s *Definition[S, T, O]) DOT() string {
 	bp := s.Blueprint()
 	var b strings.Builder
 	fmt.Fprintf(&b, "digraph %q {\n\tcompound=true;\n\trankdir=LR;\n\tnode [shape=box, style=rounded];\n", s.Name)
@@ -32,7 +32,7 @@ func (s *Spec[S, T, O]) DOT() string {
 	return b.String()
 }
 
-func (s *Spec[S, T, O]) dotState(b *strings.Builder, bp Blueprint[S, T], children map[S][]S, st S, depth int) {
+func (s *Definition[S, T, O]) dotState(b *strings.Builder, bp Blueprint[S, T], children map[S][]S, st S, depth int) {
 	indent := strings.Repeat("\t", depth)
 	kids := children[st]
 	if len(kids) == 0 {
@@ -50,7 +50,7 @@ func (s *Spec[S, T, O]) dotState(b *strings.Builder, bp Blueprint[S, T], childre
 // draw an edge between two states of the same scope, so an edge whose ends are
 // siblings is drawn inside their common composite, and any other edge (such as
 // a superstate edge into one of its own children) becomes a note on its source.
-func (s *Spec[S, T, O]) Mermaid() string {
+func (s *Definition[S, T, O]) Mermaid() string {
 	bp := s.Blueprint()
 	children := s.children(bp)
 	var b strings.Builder
@@ -68,7 +68,7 @@ func (s *Spec[S, T, O]) Mermaid() string {
 
 // mermaidScope writes the states of one scope (the top level when scope is
 // ""), then the edges between them, then notes for edges that leave them.
-func (s *Spec[S, T, O]) mermaidScope(b *strings.Builder, bp Blueprint[S, T], children map[S][]S, scope S, members []S, depth int) {
+func (s *Definition[S, T, O]) mermaidScope(b *strings.Builder, bp Blueprint[S, T], children map[S][]S, scope S, members []S, depth int) {
 	indent := strings.Repeat("\t", depth)
 	for _, m := range members {
 		if kids := children[m]; len(kids) > 0 {
@@ -107,7 +107,7 @@ func edgeLabel[S ~string, T ~string](e Edge[S, T]) string {
 	return fmt.Sprintf("%s [%s]", e.Trigger, strings.Join(e.Guards, ", "))
 }
 
-func (s *Spec[S, T, O]) children(bp Blueprint[S, T]) map[S][]S {
+func (s *Definition[S, T, O]) children(bp Blueprint[S, T]) map[S][]S {
 	out := map[S][]S{}
 	for _, st := range s.States {
 		if super, ok := bp.Super[st.State]; ok {
@@ -117,7 +117,7 @@ func (s *Spec[S, T, O]) children(bp Blueprint[S, T]) map[S][]S {
 	return out
 }
 
-func (s *Spec[S, T, O]) topLevel(bp Blueprint[S, T]) []S {
+func (s *Definition[S, T, O]) topLevel(bp Blueprint[S, T]) []S {
 	var out []S
 	for _, st := range s.States {
 		if _, ok := bp.Super[st.State]; !ok {
@@ -127,7 +127,7 @@ func (s *Spec[S, T, O]) topLevel(bp Blueprint[S, T]) []S {
 	return out
 }
 
-func (s *Spec[S, T, O]) firstLeaf(children map[S][]S, st S) S {
+func (s *Definition[S, T, O]) firstLeaf(children map[S][]S, st S) S {
 	for len(children[st]) > 0 {
 		kids := append([]S(nil), children[st]...)
 		sort.SliceStable(kids, func(i, j int) bool { return len(children[kids[i]]) < len(children[kids[j]]) })

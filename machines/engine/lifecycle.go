@@ -15,14 +15,14 @@ func (m *Machine[S, T, O]) WriteLifecycle(ctx context.Context, l *common.Lifecyc
 	l.Machine = m.spec.Name
 	for _, t := range m.journal {
 		l.Record(common.LifecycleTransition{
-			From: string(t.From), To: string(t.To), Trigger: string(t.Trigger),
+			From: t.From, To: t.To, Trigger: t.Trigger,
 			At: metav1.NewTime(t.At), Reason: t.Reason,
 		})
 	}
 	if n := len(m.journal); n > 0 {
 		last := m.journal[n-1]
-		l.PreviousState = string(last.From)
-		l.Trigger = string(last.Trigger)
+		l.PreviousState = last.From
+		l.Trigger = last.Trigger
 		at := metav1.NewTime(last.At)
 		l.EnteredAt = &at
 	} else if l.EnteredAt == nil || l.State != string(m.state) {

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"context"
-	"fmt"
-)
+import "fmt"
 
 // Kind classifies a state by what it means for the object's health and for the
 // episode (one journey from a settled state to the next).
@@ -32,16 +29,26 @@ func (k Kind) Failing() bool { return k == Degraded || k == Blocked }
 // EndsEpisode reports whether reaching a state of this kind ends an episode.
 func (k Kind) EndsEpisode() bool { return k == Settled || k == Blocked || k == Final }
 
-// StateInfo documents one state.
-type StateInfo[S ~string] struct {
+// StateRecord declares one state, once: what it means, what kind of state it
+// is, which step runs in it and the facts about it that controllers would
+// otherwise hard-code as lists of states.
+type StateRecord[S ~string] struct {
 	State S
 	Kind  Kind
 	// Description answers, in a user's words, what being in this state means.
 	Description string
+	// Activity names the idempotent step the controller runs in this state
+	// ("" runs none). The controller maps each name to a step; a name it does
+	// not know is a definition error caught by its tests.
+	Activity string
+	// TakesUpGeneration marks the states that act on a new generation of the
+	// spec: entering one answers the SpecChanged fact, so the same
+	// observation does not fire SpecChanged again.
+	TakesUpGeneration bool
 }
 
-// TriggerInfo documents one trigger.
-type TriggerInfo[T ~string] struct {
+// TriggerRecord declares one trigger.
+type TriggerRecord[T ~string] struct {
 	Trigger T
 	// Description says which observation fires the trigger.
 	Description string
@@ -50,9 +57,9 @@ type TriggerInfo[T ~string] struct {
 	Ambient bool
 }
 
-// Spec declares a lifecycle machine. S, T and O are the machine's state, trigger
-// and observation types.
-type Spec[S ~string, T ~string, O any] struct {
+// Definition declares a lifecycle machine. S, T and O are the machine's
+// state, trigger and observation types.
+type Definition[S ~string, T ~string, O any] struct {
 	// Name is the machine's name, as in `fsmserve machines graph NAME`.
 	Name string
 	// Initial is the state of an object that has none yet.
@@ -61,10 +68,13 @@ type Spec[S ~string, T ~string, O any] struct {
 	// know (left by an older version, a hand edit, a restore) is mapped; it must
 	// re-derive the right state from observation.
 	Recovery S
-	States   []StateInfo[S]
-	Triggers []TriggerInfo[T]
+	// RecoveryTrigger is the trigger journalled for the move from an
+	// unrecognised stored state to Recovery.
+	RecoveryTrigger T
+	States          []StateRecord[S]
+	Triggers        []TriggerRecord[T]
 	// Define declares the transitions; it is called once per machine built.
-	Define func(b *Builder[S, T])
+	Define func(b *Builder[S, T, O])
 	// Classify maps an observation in a state to the trigger it implies, if any.
 	// It must be pure.
 	Classify func(S, O) (T, bool)
@@ -75,7 +85,7 @@ type Spec[S ~string, T ~string, O any] struct {
 // Validate checks the declaration: every state and trigger declared once, the
 // initial and recovery states declared, and every transition between declared
 // states on declared triggers.
-func (s *Spec[S, T, O]) Validate() error {
+func (s *Definition[S, T, O]) Validate() error {
 	states := map[S]bool{}
 	for _, st := range s.States {
 		if states[st.State] {
@@ -95,6 +105,9 @@ func (s *Spec[S, T, O]) Validate() error {
 			return fmt.Errorf("machine %s: initial or recovery state %q is not declared", s.Name, want)
 		}
 	}
+	if !triggers[s.RecoveryTrigger] {
+		return fmt.Errorf("machine %s: recovery trigger %q is not declared", s.Name, s.RecoveryTrigger)
+	}
 	bp := s.Blueprint()
 	for _, e := range bp.Edges {
 		if !states[e.From] || (!e.Ignore && !states[e.To]) || !triggers[e.Trigger] {
@@ -109,42 +122,45 @@ func (s *Spec[S, T, O]) Validate() error {
 	return nil
 }
 
-// Info returns the declaration of a state, if it is declared.
-func (s *Spec[S, T, O]) Info(state S) (StateInfo[S], bool) {
+// Record returns the declaration of a state, if it is declared.
+func (s *Definition[S, T, O]) Record(state S) (StateRecord[S], bool) {
 	for _, st := range s.States {
 		if st.State == state {
 			return st, true
 		}
 	}
-	return StateInfo[S]{}, false
+	return StateRecord[S]{}, false
+}
+
+// Activities lists the activity names the states declare, each once, in
+// declaration order: what a controller must supply a step for.
+func (s *Definition[S, T, O]) Activities() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, st := range s.States {
+		if st.Activity != "" && !seen[st.Activity] {
+			seen[st.Activity] = true
+			out = append(out, st.Activity)
+		}
+	}
+	return out
 }
 
 // KindOf returns the kind of a declared state; undeclared states are Progressing.
-func (s *Spec[S, T, O]) KindOf(state S) Kind {
-	if info, ok := s.Info(state); ok {
+func (s *Definition[S, T, O]) KindOf(state S) Kind {
+	if info, ok := s.Record(state); ok {
 		return info.Kind
 	}
 	return Progressing
 }
 
 // Blueprint records the transitions Define declares, without a live machine.
-func (s *Spec[S, T, O]) Blueprint() Blueprint[S, T] {
-	b := newBuilder[S, T](nil)
+func (s *Definition[S, T, O]) Blueprint() Blueprint[S, T] {
+	b := newBuilder[S, T, O](nil)
 	s.Define(b)
 	return b.blueprint
 }
 
-// ObservationOf returns the observation passed as the only argument to a trigger.
-// Guards use it: func ready(_ context.Context, args ...any) bool { o := engine.ObservationOf[Obs](args); ... }.
-func ObservationOf[O any](args []any) O {
-	var zero O
-	if len(args) == 0 {
-		return zero
-	}
-	o, _ := args[0].(O)
-	return o
-}
-
-// Guard is a named guard function in stateless' shape. Guards must be pure and
-// cheap, and the guards of one trigger in one state mutually exclusive.
-type Guard = func(ctx context.Context, args ...any) bool
+// Guard is a named guard over the machine's observation. Guards must be pure
+// and cheap, and the guards of one trigger in one state mutually exclusive.
+type Guard[O any] func(O) bool

@@ -1,7 +1,5 @@
 package engine
 
-import "context"
-
 // A toy lifecycle used to test the engine: a job that is queued, runs, and
 // either finishes or fails; it can be cancelled from anywhere while alive.
 
@@ -21,7 +19,7 @@ const (
 	trFail    toyTrigger = "Fail"
 	trRetry   toyTrigger = "Retry"
 	trCancel  toyTrigger = "Cancel"
-	trUnknown toyTrigger = "StateUnknown"
+	trUnknown toyTrigger = "RecoveryStarted"
 	trLoop    toyTrigger = "Loop"
 )
 
@@ -32,11 +30,11 @@ type toyObs struct {
 	stepRuns                                    *int
 }
 
-func isUrgent(_ context.Context, args ...any) bool    { return ObservationOf[toyObs](args).urgent }
-func isNotUrgent(_ context.Context, args ...any) bool { return !ObservationOf[toyObs](args).urgent }
-func always(_ context.Context, _ ...any) bool         { return true }
+func isUrgent(o toyObs) bool    { return o.urgent }
+func isNotUrgent(o toyObs) bool { return !o.urgent }
+func always(toyObs) bool        { return true }
 
-func defineToy(b *Builder[toyState, toyTrigger]) {
+func defineToy(b *Builder[toyState, toyTrigger, toyObs]) {
 	b.Configure(tAlive).Permit(trCancel, tGone)
 	b.Configure(tRecover).SubstateOf(tAlive).Permit(trStart, tRunning)
 	b.Configure(tQueued).SubstateOf(tAlive).
@@ -75,21 +73,22 @@ func explainToy(s toyState, o toyObs) (string, string) {
 	return string(s), ""
 }
 
-func toySpec() *Spec[toyState, toyTrigger, toyObs] {
-	return &Spec[toyState, toyTrigger, toyObs]{
-		Name:     "toy",
-		Initial:  tQueued,
-		Recovery: tRecover,
-		States: []StateInfo[toyState]{
-			{tAlive, Abstract, "alive"},
-			{tQueued, Progressing, "waiting to start"},
-			{tRecover, Progressing, "re-deriving"},
-			{tRunning, Progressing, "running"},
-			{tDone, Settled, "finished"},
-			{tFailed, Blocked, "failed"},
-			{tGone, Final, "cancelled"},
+func toySpec() *Definition[toyState, toyTrigger, toyObs] {
+	return &Definition[toyState, toyTrigger, toyObs]{
+		Name:            "toy",
+		Initial:         tQueued,
+		Recovery:        tRecover,
+		RecoveryTrigger: trUnknown,
+		States: []StateRecord[toyState]{
+			{State: tAlive, Kind: Abstract, Description: "alive"},
+			{State: tQueued, Kind: Progressing, Description: "waiting to start"},
+			{State: tRecover, Kind: Progressing, Description: "re-deriving"},
+			{State: tRunning, Kind: Progressing, Description: "running"},
+			{State: tDone, Kind: Settled, Description: "finished"},
+			{State: tFailed, Kind: Blocked, Description: "failed"},
+			{State: tGone, Kind: Final, Description: "cancelled"},
 		},
-		Triggers: []TriggerInfo[toyTrigger]{
+		Triggers: []TriggerRecord[toyTrigger]{
 			{trStart, "started", false},
 			{trFinish, "finished", false},
 			{trFail, "failed", false},

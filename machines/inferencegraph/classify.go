@@ -40,7 +40,7 @@ func Classify(s State, o Observation) (Trigger, bool) {
 // episode. Progressing states pick the new spec up on their own.
 func reactsToSpecChange(s State) bool {
 	switch s {
-	case Ready, Degraded, Failed, InvalidSpec, ConfigInvalid:
+	case Ready, Degraded, Failed, InvalidSpec, ConfigInvalid, ChildConflict:
 		return true
 	}
 	return false
@@ -50,15 +50,16 @@ var problemRoute = map[ProblemKind]struct {
 	state   State
 	trigger Trigger
 }{
-	ServiceProblem: {WaitingForInferenceService, InferenceServiceUnavailable},
-	SpecProblem:    {InvalidSpec, SpecRejected},
-	ConfigProblem:  {ConfigInvalid, ConfigRejected},
+	ServiceProblem:   {WaitingForInferenceService, InferenceServiceUnavailable},
+	SpecProblem:      {InvalidSpec, SpecRejected},
+	ConfigProblem:    {ConfigInvalid, ConfigRejected},
+	OwnershipProblem: {ChildConflict, ChildNotOwned},
 }
 
 func problemTrigger(s State, p Problem) (Trigger, bool) {
 	if p.Kind == NoProblem {
 		switch s {
-		case ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid:
+		case ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict:
 			return StepsResolved, true
 		}
 		return "", false

@@ -82,14 +82,14 @@ func TestDestinationsOfAVanishingService(t *testing.T) {
 		ResolvingSteps: WaitingForInferenceService, DeployingRouter: WaitingForInferenceService, Failed: WaitingForInferenceService,
 		InvalidSpec: WaitingForInferenceService, Ready: Degraded, RollingOut: Degraded,
 	} {
-		m := Machine.New(string(from), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+		m := Definition.New(string(from), func() time.Time { return time.Unix(0, 0) })
 		require.NoError(t, m.Fire(context.Background(), InferenceServiceUnavailable, with(func(o *Observation) { o.Problem = missing })), from)
 		assert.Equal(t, want, m.State(), from)
 	}
 }
 
 func TestGraphWaitsThenDeploysInOneStory(t *testing.T) {
-	m := Machine.New("", StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New("", func() time.Time { return time.Unix(0, 0) })
 	_, err := m.Run(context.Background(), with(func(o *Observation) { o.Problem = missing }), nil)
 	require.NoError(t, err)
 	assert.Equal(t, WaitingForInferenceService, m.State())
@@ -107,13 +107,13 @@ func TestGraphWaitsThenDeploysInOneStory(t *testing.T) {
 	assert.Equal(t, Ready, m.State())
 	var path []Trigger
 	for _, tr := range m.Journal() {
-		path = append(path, tr.Trigger)
+		path = append(path, Trigger(tr.Trigger))
 	}
 	assert.Equal(t, []Trigger{Admitted, InferenceServiceUnavailable, StepsResolved, RolloutSucceeded}, path)
 }
 
 func TestSpecChangeWhileReadyRollsOutBesideTheServingRouter(t *testing.T) {
-	m := Machine.New(string(Ready), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New(string(Ready), func() time.Time { return time.Unix(0, 0) })
 	obs := with(func(o *Observation) { o.SpecChanged, o.Router = true, complete })
 	applyNewGraph := func(_ context.Context, s State, o Observation) Observation {
 		switch s {
@@ -146,7 +146,7 @@ func TestExplainNamesTheService(t *testing.T) {
 	assert.Contains(t, msg, "router image")
 	_, msg = Explain(UnsupportedMode, with(func(o *Observation) { o.Mode = "Knative" }))
 	assert.Contains(t, msg, "serving.kserve.io/deploymentMode: Standard")
-	for _, st := range Machine.States {
+	for _, st := range Definition.States {
 		if st.State == Active {
 			continue
 		}

@@ -1,30 +1,27 @@
 package inferencegraph
 
-import (
-	"context"
-
-	"github.com/fsmserve/fsmserve/machines/engine"
-)
+import "github.com/fsmserve/fsmserve/machines/engine"
 
 // Define declares the transitions. Deletion, stop, spec changes and problems
 // are declared once on Active; states that must not react to them say so with
 // Ignore. A referenced InferenceService going away sends a graph that never
 // served to WaitingForInferenceService (declared on Active) and a graph that
 // served to Degraded (declared on Ready and RollingOut).
-func Define(b *engine.Builder[State, Trigger]) {
+func Define(b *engine.Builder[State, Trigger, Observation]) {
 	b.Configure(Active).
 		Permit(DeletionRequested, Deleting).
 		Permit(StopRequested, Stopped).
 		Permit(SpecChanged, ResolvingSteps).
 		Permit(InferenceServiceUnavailable, WaitingForInferenceService).
 		Permit(SpecRejected, InvalidSpec).
-		Permit(ConfigRejected, ConfigInvalid)
+		Permit(ConfigRejected, ConfigInvalid).
+		Permit(ChildNotOwned, ChildConflict)
 	for _, s := range []State{Pending, Recovering} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(Admitted, ResolvingSteps).
 			Permit(ModeRejected, UnsupportedMode)
 	}
-	for _, s := range []State{ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid} {
+	for _, s := range []State{ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(StepsResolved, DeployingRouter, nothingServing).
 			Permit(StepsResolved, RollingOut, routerServing)
@@ -53,19 +50,19 @@ func Define(b *engine.Builder[State, Trigger]) {
 		Permit(RolloutStarted, RollingOut, routerServing)
 	b.Configure(Stopped).SubstateOf(Active).
 		Permit(ResumeRequested, Pending).
-		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected)
+		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
 	b.Configure(UnsupportedMode).SubstateOf(Active).
-		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected)
+		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
 	b.Configure(Deleting)
 }
 
 // routerServing holds when an earlier router still serves, so the new one
 // rolls out beside it.
-func routerServing(_ context.Context, args ...any) bool {
-	return engine.ObservationOf[Observation](args).Router.Serving
+func routerServing(o Observation) bool {
+	return o.Router.Serving
 }
 
 // nothingServing holds when no router serves yet.
-func nothingServing(_ context.Context, args ...any) bool {
-	return !engine.ObservationOf[Observation](args).Router.Serving
+func nothingServing(o Observation) bool {
+	return !o.Router.Serving
 }

@@ -35,12 +35,15 @@ func observationFromBits(bits uint16) Observation {
 	if bit(9) {
 		o.Router.Reason, o.Router.Message = "ProgressDeadlineExceeded", "deadline exceeded"
 	}
+	if bit(10) {
+		o.Problem = Problem{Kind: OwnershipProblem, Reason: "ChildNotOwned", Message: "Deployment dog-breed exists and is not controlled by InferenceGraph dog-breed"}
+	}
 	return o
 }
 
 func allObservations() []Observation {
-	out := make([]Observation, 0, 1<<10)
-	for bits := uint16(0); bits < 1<<10; bits++ {
+	out := make([]Observation, 0, 1<<11)
+	for bits := uint16(0); bits < 1<<11; bits++ {
 		out = append(out, observationFromBits(bits))
 	}
 	return out
@@ -50,7 +53,7 @@ func allObservations() []Observation {
 // of every fact the guards read, enough for the costlier live checks.
 func representativeObservations() []Observation {
 	var out []Observation
-	for bits := uint16(0); bits < 1<<10; bits += 61 {
+	for bits := uint16(0); bits < 1<<11; bits += 61 {
 		out = append(out, observationFromBits(bits))
 	}
 	return append(out, observationFromBits(1<<6), observationFromBits(0))
@@ -59,7 +62,7 @@ func representativeObservations() []Observation {
 // TestMachine runs the checks every machine owes (see enginetest.Battery).
 func TestMachine(t *testing.T) {
 	enginetest.Battery[State, Trigger, Observation]{
-		Spec: Machine, Recovery: StateUnknown, Name: "inferencegraph",
+		Definition: Definition, Name: "inferencegraph",
 		All: allObservations(), Representative: representativeObservations(),
 	}.Run(t)
 }
@@ -69,7 +72,7 @@ func FuzzTriggerSequences(f *testing.F) {
 	f.Add([]byte{255, 1, 0x40, 1, 0xc0, 4, 0x80})
 	f.Add([]byte{9, 1, 0x10, 1, 0x00, 1, 0xc0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
+		enginetest.RunSequence(t, Definition, func(b byte) Observation {
 			return observationFromBits(uint16(b) | uint16(b&3)<<8)
 		}, data)
 	})

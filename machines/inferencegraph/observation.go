@@ -1,5 +1,7 @@
 package inferencegraph
 
+import "github.com/fsmserve/fsmserve/machines/workload"
+
 // Observation is everything the controller saw in one reconcile that the
 // machine decides on. It is a plain value: building it is the controller's job.
 type Observation struct {
@@ -33,6 +35,9 @@ const (
 	ServiceProblem ProblemKind = "Service"
 	SpecProblem    ProblemKind = "Spec"
 	ConfigProblem  ProblemKind = "Config"
+	// OwnershipProblem: a child with the router's name is controlled by
+	// someone else; whoever made it renames or deletes it.
+	OwnershipProblem ProblemKind = "Ownership"
 )
 
 // Problem is a reason the router cannot be built, with a message that names
@@ -43,25 +48,6 @@ type Problem struct {
 	Message string
 }
 
-// Workload is the state of the router Deployment, distilled from its
-// conditions, replica counts and pod template.
-type Workload struct {
-	// Exists is true when the Deployment exists.
-	Exists bool
-	// Serving is true while the Deployment's Available condition is True.
-	Serving bool
-	// UpToDate is true when the Deployment runs the router for the current
-	// graph (every serviceUrl resolved as now) on every replica.
-	UpToDate bool
-	// Failed is true on ProgressDeadlineExceeded or ReplicaFailure.
-	Failed bool
-	// Reason and Message explain a failure or a loss of availability.
-	Reason  string
-	Message string
-	// Available and Desired replica counts, for messages.
-	Available int32
-	Desired   int32
-}
-
-// Complete reports whether the current router is rolled out and serving.
-func (w Workload) Complete() bool { return w.Exists && w.Serving && w.UpToDate && !w.Failed }
+// Workload is the Deployment distilled, read the one way every machine that
+// runs a Deployment reads it.
+type Workload = workload.Workload

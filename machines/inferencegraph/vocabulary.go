@@ -28,6 +28,8 @@ const (
 	ConfigInvalid State = "ConfigInvalid"
 	// DeployingRouter: the first router version is rolling out.
 	DeployingRouter State = "DeployingRouter"
+	// ChildConflict: a child with the router's name belongs to someone else.
+	ChildConflict State = "ChildConflict"
 	// RollingOut: a new router version rolls out while the previous serves.
 	RollingOut State = "RollingOut"
 	// Ready: the router serves the current graph.
@@ -54,6 +56,7 @@ const (
 	InferenceServiceUnavailable Trigger = "InferenceServiceUnavailable"
 	SpecRejected                Trigger = "SpecRejected"
 	ConfigRejected              Trigger = "ConfigRejected"
+	ChildNotOwned               Trigger = "ChildNotOwned"
 	RolloutStarted              Trigger = "RolloutStarted"
 	RolloutSucceeded            Trigger = "RolloutSucceeded"
 	RolloutFailed               Trigger = "RolloutFailed"
@@ -64,7 +67,7 @@ const (
 	StopRequested               Trigger = "StopRequested"
 	ResumeRequested             Trigger = "ResumeRequested"
 	DeletionRequested           Trigger = "DeletionRequested"
-	StateUnknown                Trigger = "StateUnknown"
+	RecoveryStarted             Trigger = "RecoveryStarted"
 )
 
 // MachineName is the machine's name in status.lifecycle.machine and in
@@ -93,4 +96,16 @@ const (
 	ReasonServiceNotFound = "InferenceServiceNotFound"
 	ReasonServiceNotReady = "InferenceServiceNotReady"
 	ReasonRuntimeNotFound = "RuntimeNotFound"
+)
+
+// Activities: the steps the states run, by name.
+const (
+	// ActivityEnsureRouter applies the router's Service, Deployment and autoscaler.
+	ActivityEnsureRouter = "EnsureRouter"
+	// ActivityRecheckChildren looks again, after a while, for a foreign child.
+	ActivityRecheckChildren = "RecheckChildren"
+	// ActivityDeleteRouter removes the router of a stopped graph.
+	ActivityDeleteRouter = "DeleteRouter"
+	// ActivityDeleteChildren removes every child before the graph goes.
+	ActivityDeleteChildren = "DeleteChildren"
 )

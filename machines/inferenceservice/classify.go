@@ -50,7 +50,7 @@ func injectionTrigger(s State, o Observation) (Trigger, bool) {
 // episode. Progressing states pick the new spec up on their own.
 func reactsToSpecChange(s State) bool {
 	switch s {
-	case Ready, Degraded, Failed, RuntimeUnavailable, InvalidSpec, ConfigInvalid, Repairing:
+	case Ready, Degraded, Failed, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict, Repairing:
 		return true
 	}
 	return false
@@ -63,12 +63,15 @@ var problemRoute = map[ProblemKind]struct {
 	RuntimeProblem: {RuntimeUnavailable, RuntimeMissing},
 	SpecProblem:    {InvalidSpec, SpecRejected},
 	ConfigProblem:  {ConfigInvalid, ConfigRejected},
+	// Ownership is checked last in observe: a child is only compared once
+	// the predictor could be built at all.
+	OwnershipProblem: {ChildConflict, ChildNotOwned},
 }
 
 func problemTrigger(s State, p Problem) (Trigger, bool) {
 	if p.Kind == NoProblem {
 		switch s {
-		case Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid:
+		case Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict:
 			return RuntimeResolved, true
 		}
 		return "", false

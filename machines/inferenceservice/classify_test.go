@@ -17,6 +17,7 @@ var (
 	badConfig  = Problem{Kind: ConfigProblem, Reason: "InvalidIngressConfig", Message: "bad"}
 	badSpec    = Problem{Kind: SpecProblem, Reason: "InvalidPredictorSpec", Message: "no kserve-container"}
 	standardOK = Observation{Mode: "Standard", ModeSupported: true}
+	notOurs    = Problem{Kind: OwnershipProblem, Reason: "ChildNotOwned", Message: "Deployment iris-predictor exists and is not controlled by InferenceService iris: rename or delete it"}
 )
 
 func with(mut func(*Observation)) Observation {
@@ -60,6 +61,10 @@ func TestClassify(t *testing.T) {
 		{"nothing moves a deleting object", Deleting, with(func(o *Observation) { o.Deleting = true }), ""},
 		{"a pod the mutator never saw starts a repair", Ready, with(func(o *Observation) { o.Predictor, o.UninjectedPods = complete, []string{"p-1"} }), InjectionMissing},
 		{"a repair ends when no such pod remains", Repairing, with(func(o *Observation) { o.Predictor = complete }), InjectionRestored},
+		{"a child owned by someone else blocks", Resolving, with(func(o *Observation) { o.Problem = notOurs }), ChildNotOwned},
+		{"a child owned by someone else blocks a ready object too", Ready, with(func(o *Observation) { o.Problem, o.Predictor = notOurs, complete }), ChildNotOwned},
+		{"the foreign child gone, the predictor deploys", ChildConflict, standardOK, RuntimeResolved},
+		{"a stopped object ignores a foreign child", Stopped, with(func(o *Observation) { o.StopRequested, o.Problem = true, notOurs }), ""},
 		{"a repair waits while such pods remain", Repairing, with(func(o *Observation) { o.Predictor, o.UninjectedPods = complete, []string{"p-1"} }), ""},
 	}
 	for _, c := range cases {
@@ -72,7 +77,7 @@ func TestClassify(t *testing.T) {
 }
 
 func TestRolloutAfterSpecChangeKeepsServing(t *testing.T) {
-	m := Machine.New(string(Ready), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New(string(Ready), func() time.Time { return time.Unix(0, 0) })
 	obs := with(func(o *Observation) { o.SpecChanged, o.Predictor = true, complete })
 	applyNewTemplate := func(_ context.Context, s State, o Observation) Observation {
 		if s == Resolving {
@@ -88,7 +93,7 @@ func TestRolloutAfterSpecChangeKeepsServing(t *testing.T) {
 	assert.Equal(t, RollingOut, m.State(), "the previous version serves, so the new one rolls out beside it")
 	var path []Trigger
 	for _, tr := range m.Journal() {
-		path = append(path, tr.Trigger)
+		path = append(path, Trigger(tr.Trigger))
 	}
 	assert.Equal(t, []Trigger{SpecChanged, RuntimeResolved}, path)
 }
@@ -102,7 +107,7 @@ func TestExplainNamesTheFix(t *testing.T) {
 	assert.Contains(t, msg, "iris-predictor")
 	_, msg = Explain(UnsupportedMode, with(func(o *Observation) { o.Mode = "Knative" }))
 	assert.Contains(t, msg, "serving.kserve.io/deploymentMode: Standard")
-	for _, st := range Machine.States {
+	for _, st := range Definition.States {
 		if st.State == Active {
 			continue
 		}
@@ -112,7 +117,7 @@ func TestExplainNamesTheFix(t *testing.T) {
 }
 
 func TestSpecChangeThatChangesNoWorkloadSettlesBackToReady(t *testing.T) {
-	m := Machine.New(string(Ready), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New(string(Ready), func() time.Time { return time.Unix(0, 0) })
 	obs := with(func(o *Observation) { o.SpecChanged, o.Predictor = true, complete })
 	takeUp := func(_ context.Context, s State, o Observation) Observation {
 		if s == Resolving {

@@ -1,28 +1,25 @@
 package inferenceservice
 
-import (
-	"context"
-
-	"github.com/fsmserve/fsmserve/machines/engine"
-)
+import "github.com/fsmserve/fsmserve/machines/engine"
 
 // Define declares the transitions. Deletion, stop, spec changes and the three
 // kinds of problem are declared once on Active; states that must not react to
 // them say so with Ignore.
-func Define(b *engine.Builder[State, Trigger]) {
+func Define(b *engine.Builder[State, Trigger, Observation]) {
 	b.Configure(Active).
 		Permit(DeletionRequested, Deleting).
 		Permit(StopRequested, Stopped).
 		Permit(SpecChanged, Resolving).
 		Permit(RuntimeMissing, RuntimeUnavailable).
 		Permit(SpecRejected, InvalidSpec).
-		Permit(ConfigRejected, ConfigInvalid)
+		Permit(ConfigRejected, ConfigInvalid).
+		Permit(ChildNotOwned, ChildConflict)
 	for _, s := range []State{Pending, Recovering} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(Admitted, Resolving).
 			Permit(ModeRejected, UnsupportedMode)
 	}
-	for _, s := range []State{Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid} {
+	for _, s := range []State{Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(RuntimeResolved, Deploying, nothingServing).
 			Permit(RuntimeResolved, RollingOut, previousServing)
@@ -54,31 +51,31 @@ func Define(b *engine.Builder[State, Trigger]) {
 		Permit(InjectionRestored, Deploying, nothingServing)
 	b.Configure(Stopped).SubstateOf(Active).
 		Permit(ResumeRequested, Pending).
-		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected)
+		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
 	b.Configure(UnsupportedMode).SubstateOf(Active).
-		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected)
+		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
 	b.Configure(Deleting)
 }
 
 // previousServing holds when an earlier version still serves, so the new one
 // rolls out beside it.
-func previousServing(_ context.Context, args ...any) bool {
-	return engine.ObservationOf[Observation](args).Predictor.Serving
+func previousServing(o Observation) bool {
+	return o.Predictor.Serving
 }
 
 // nothingServing holds when no version serves yet.
-func nothingServing(_ context.Context, args ...any) bool {
-	return !engine.ObservationOf[Observation](args).Predictor.Serving
+func nothingServing(o Observation) bool {
+	return !o.Predictor.Serving
 }
 
 // rolledOut holds when the current version is fully rolled out and serving.
-func rolledOut(_ context.Context, args ...any) bool {
-	return engine.ObservationOf[Observation](args).Predictor.Complete()
+func rolledOut(o Observation) bool {
+	return o.Predictor.Complete()
 }
 
 // servingButRollingOut holds when a version serves but the current one is not
 // fully rolled out.
-func servingButRollingOut(_ context.Context, args ...any) bool {
-	w := engine.ObservationOf[Observation](args).Predictor
+func servingButRollingOut(o Observation) bool {
+	w := o.Predictor
 	return w.Serving && !w.Complete()
 }

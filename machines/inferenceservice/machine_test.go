@@ -6,7 +6,7 @@ import (
 	"github.com/fsmserve/fsmserve/machines/engine/enginetest"
 )
 
-// observationFromBits builds one observation per combination of ten facts, so
+// observationFromBits builds one observation per combination of twelve facts, so
 // tests can sweep every combination.
 func observationFromBits(bits uint16) Observation {
 	bit := func(i uint) bool { return bits&(1<<i) != 0 }
@@ -38,12 +38,15 @@ func observationFromBits(bits uint16) Observation {
 	if bit(10) {
 		o.UninjectedPods = []string{"iris-predictor-abc"}
 	}
+	if bit(11) {
+		o.Problem = Problem{Kind: OwnershipProblem, Reason: "ChildNotOwned", Message: "Deployment iris-predictor exists and is not controlled by InferenceService iris"}
+	}
 	return o
 }
 
 func allObservations() []Observation {
-	out := make([]Observation, 0, 1<<11)
-	for bits := uint16(0); bits < 1<<11; bits++ {
+	out := make([]Observation, 0, 1<<12)
+	for bits := uint16(0); bits < 1<<12; bits++ {
 		out = append(out, observationFromBits(bits))
 	}
 	return out
@@ -52,7 +55,7 @@ func allObservations() []Observation {
 // TestMachine runs the checks every machine owes (see enginetest.Battery).
 func TestMachine(t *testing.T) {
 	enginetest.Battery[State, Trigger, Observation]{
-		Spec: Machine, Recovery: StateUnknown, Name: "inferenceservice",
+		Definition: Definition, Name: "inferenceservice",
 		All: allObservations(), Representative: representativeObservations(),
 	}.Run(t)
 }
@@ -61,7 +64,7 @@ func TestMachine(t *testing.T) {
 // of every fact the guards read, enough for the costlier live checks.
 func representativeObservations() []Observation {
 	var out []Observation
-	for bits := uint16(0); bits < 1<<11; bits += 61 {
+	for bits := uint16(0); bits < 1<<12; bits += 61 {
 		out = append(out, observationFromBits(bits))
 	}
 	return append(out, observationFromBits(1<<6), observationFromBits(0))
@@ -72,7 +75,7 @@ func FuzzTriggerSequences(f *testing.F) {
 	f.Add([]byte{255, 1, 0x40, 1, 0xc0, 4, 0x80})
 	f.Add([]byte{9, 1, 0x02, 1, 0x00, 1, 0x01})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
+		enginetest.RunSequence(t, Definition, func(b byte) Observation {
 			return observationFromBits(uint16(b) | uint16(b&7)<<8)
 		}, data)
 	})

@@ -23,6 +23,8 @@ const (
 	InvalidSpec State = "InvalidSpec"
 	// ConfigInvalid: inferenceservice-config has a bad value this object needs.
 	ConfigInvalid State = "ConfigInvalid"
+	// ChildConflict: a child with the predictor's name belongs to someone else.
+	ChildConflict State = "ChildConflict"
 	// Deploying: the first version is rolling out; nothing serves yet.
 	Deploying State = "Deploying"
 	// RollingOut: a new version is rolling out while the previous one serves.
@@ -54,6 +56,7 @@ const (
 	RuntimeMissing       Trigger = "RuntimeMissing"
 	SpecRejected         Trigger = "SpecRejected"
 	ConfigRejected       Trigger = "ConfigRejected"
+	ChildNotOwned        Trigger = "ChildNotOwned"
 	RolloutStarted       Trigger = "RolloutStarted"
 	RolloutSucceeded     Trigger = "RolloutSucceeded"
 	RolloutFailed        Trigger = "RolloutFailed"
@@ -66,7 +69,7 @@ const (
 	StopRequested        Trigger = "StopRequested"
 	ResumeRequested      Trigger = "ResumeRequested"
 	DeletionRequested    Trigger = "DeletionRequested"
-	StateUnknown         Trigger = "StateUnknown"
+	RecoveryStarted      Trigger = "RecoveryStarted"
 )
 
 // MachineName is the machine's name in status.lifecycle.machine and in
@@ -89,4 +92,20 @@ const (
 	ReasonModeUnsupported    = "DeploymentModeUnsupported"
 	ReasonAvailabilityLost   = "AvailabilityLost"
 	ReasonPodMutationMissing = "PodMutationMissing"
+)
+
+// Activities: the steps the states run, by name. The controller supplies one
+// step per name.
+const (
+	// ActivityEnsurePredictor applies the predictor's Service, Deployment,
+	// autoscaler and Ingress.
+	ActivityEnsurePredictor = "EnsurePredictor"
+	// ActivityRecheckChildren looks again, after a while, for a foreign child.
+	ActivityRecheckChildren = "RecheckChildren"
+	// ActivityRepairPods recreates, one at a time, pods the mutator missed.
+	ActivityRepairPods = "RepairPods"
+	// ActivityDeleteWorkloads removes the workloads of a stopped object.
+	ActivityDeleteWorkloads = "DeleteWorkloads"
+	// ActivityDeleteChildren removes every child before the object goes.
+	ActivityDeleteChildren = "DeleteChildren"
 )

@@ -99,7 +99,7 @@ func TestDeletionChoosesByUsers(t *testing.T) {
 		users []string
 		want  State
 	}{{nil, Deleting}, {[]string{"ns/iris"}, WaitingForUsers}} {
-		m := Machine.New(string(Ready), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+		m := Definition.New(string(Ready), func() time.Time { return time.Unix(0, 0) })
 		obs := with(func(o *Observation) { o.Deleting, o.Users = true, c.users })
 		_, err := m.Run(context.Background(), obs, nil)
 		assert.NoError(t, err)
@@ -110,7 +110,7 @@ func TestDeletionChoosesByUsers(t *testing.T) {
 // TestNewCacheReachesDownloadingInOneReconcile plays the first reconcile: the
 // activity of Distributing writes the entries.
 func TestNewCacheReachesDownloadingInOneReconcile(t *testing.T) {
-	m := Machine.New("", StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New("", func() time.Time { return time.Unix(0, 0) })
 	obs := with(func(o *Observation) { o.Nodes.Outdated = []string{"a", "b"} })
 	write := func(_ context.Context, s State, o Observation) Observation {
 		if s == Distributing {
@@ -123,7 +123,7 @@ func TestNewCacheReachesDownloadingInOneReconcile(t *testing.T) {
 	assert.Equal(t, Downloading, m.State())
 	var path []Trigger
 	for _, tr := range m.Journal() {
-		path = append(path, tr.Trigger)
+		path = append(path, Trigger(tr.Trigger))
 	}
 	assert.Equal(t, []Trigger{Admitted, NodeGroupsResolved, EntriesWritten}, path)
 }
@@ -153,7 +153,7 @@ func TestExplainNamesTheFix(t *testing.T) {
 		o.Nodes.NotReady = o.Users
 	}))
 	assert.Contains(t, msg, "and 2 more")
-	for _, st := range Machine.States {
+	for _, st := range Definition.States {
 		if st.State == Active {
 			continue
 		}

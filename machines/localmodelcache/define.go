@@ -1,16 +1,12 @@
 package localmodelcache
 
-import (
-	"context"
-
-	"github.com/fsmserve/fsmserve/machines/engine"
-)
+import "github.com/fsmserve/fsmserve/machines/engine"
 
 // Define declares the transitions. Deletion, spec changes and problems are
 // declared once on Active. Deletion waits in WaitingForUsers while an
 // InferenceService still uses the cache: removing the model from the nodes
 // would pull it from under running pods.
-func Define(b *engine.Builder[State, Trigger]) {
+func Define(b *engine.Builder[State, Trigger, Observation]) {
 	b.Configure(Active).
 		Permit(DeletionRequested, WaitingForUsers, hasUsers).
 		Permit(DeletionRequested, Deleting, hasNoUsers).
@@ -60,11 +56,11 @@ func Define(b *engine.Builder[State, Trigger]) {
 }
 
 // hasUsers holds while an InferenceService still uses the cache.
-func hasUsers(_ context.Context, args ...any) bool {
-	return len(engine.ObservationOf[Observation](args).Users) > 0
+func hasUsers(o Observation) bool {
+	return len(o.Users) > 0
 }
 
 // hasNoUsers holds when no InferenceService uses the cache.
-func hasNoUsers(_ context.Context, args ...any) bool {
-	return len(engine.ObservationOf[Observation](args).Users) == 0
+func hasNoUsers(o Observation) bool {
+	return len(o.Users) == 0
 }

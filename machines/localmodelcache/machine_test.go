@@ -67,7 +67,7 @@ func representativeObservations() []Observation {
 // TestMachine runs the checks every machine owes (see enginetest.Battery).
 func TestMachine(t *testing.T) {
 	enginetest.Battery[State, Trigger, Observation]{
-		Spec: Machine, Recovery: StateUnknown, Name: "localmodelcache",
+		Definition: Definition, Name: "localmodelcache",
 		All: allObservations(), Representative: representativeObservations(),
 	}.Run(t)
 }
@@ -77,7 +77,7 @@ func FuzzTriggerSequences(f *testing.F) {
 	f.Add([]byte{255, 1, 0x80, 1, 0x40, 4, 0x81})
 	f.Add([]byte{8, 1, 0x01, 1, 0x10, 1, 0x11})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
+		enginetest.RunSequence(t, Definition, func(b byte) Observation {
 			return observationFromBits(uint16(b) | uint16(b&0x0f)<<8)
 		}, data)
 	})

@@ -69,7 +69,7 @@ const (
 	SpecChanged         Trigger = "SpecChanged"
 	DeletionRequested   Trigger = "DeletionRequested"
 	UsersGone           Trigger = "UsersGone"
-	StateUnknown        Trigger = "StateUnknown"
+	RecoveryStarted     Trigger = "RecoveryStarted"
 )
 
 // MachineName is the machine's name in status.lifecycle.machine and in
@@ -97,4 +97,18 @@ const (
 const (
 	ReasonNodeGroupNotFound    = "NodeGroupNotFound"
 	ReasonJobNamespaceNotFound = "JobNamespaceNotFound"
+)
+
+// Activities: the steps the states run, by name.
+const (
+	// ActivityDistribute writes the cache's entry into the LocalModelNodes of
+	// the member nodes (and removes it from nodes that left), then ensures
+	// the volumes.
+	ActivityDistribute = "Distribute"
+	// ActivityEnsureVolumes creates the download and serving volumes the
+	// cache needs and deletes those it no longer does.
+	ActivityEnsureVolumes = "EnsureVolumes"
+	// ActivityRemoveEverywhere removes the model from every node and deletes
+	// the cache's volumes before it goes.
+	ActivityRemoveEverywhere = "RemoveEverywhere"
 )

@@ -63,7 +63,7 @@ func TestClassify(t *testing.T) {
 // folder gone, one reconcile takes a removed model from Cached to Absent,
 // where the agent forgets it.
 func TestEvictionEndsAbsentInOneReconcile(t *testing.T) {
-	m := Machine.New(string(Cached), StateUnknown, func() time.Time { return time.Unix(0, 0) })
+	m := Definition.New(string(Cached), func() time.Time { return time.Unix(0, 0) })
 	evict := func(_ context.Context, s State, o Observation) Observation {
 		if s == Evicting {
 			o.Evicted, o.Folder.Verified = true, false
@@ -86,7 +86,7 @@ func TestExplainSaysWhatIsNeededAndWhoHoldsIt(t *testing.T) {
 	assert.Equal(t, "BackoffLimitExceeded", reason)
 	_, msg = Explain(Downloading, with(func(o *Observation) { o.Download.SharedWith = "team-a/llama" }))
 	assert.Contains(t, msg, "team-a/llama")
-	for _, st := range Machine.States {
+	for _, st := range Definition.States {
 		if st.State == Active {
 			continue
 		}

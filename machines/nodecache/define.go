@@ -5,7 +5,7 @@ import "github.com/fsmserve/fsmserve/machines/engine"
 // Define declares the transitions. Removal from the spec is declared once on
 // Active; Evicting sits outside it, so a model being evicted can only finish
 // its eviction or be asked for again.
-func Define(b *engine.Builder[State, Trigger]) {
+func Define(b *engine.Builder[State, Trigger, Observation]) {
 	b.Configure(Active).
 		Permit(ModelRemoved, Evicting)
 	b.Configure(Absent).SubstateOf(Active).

@@ -46,7 +46,7 @@ func allObservations() []Observation {
 // TestMachine runs the checks every machine owes (see enginetest.Battery).
 func TestMachine(t *testing.T) {
 	enginetest.Battery[State, Trigger, Observation]{
-		Spec: Machine, Recovery: StateUnknown, Name: "nodecache",
+		Definition: Definition, Name: "nodecache",
 		All: allObservations(), Representative: allObservations(),
 	}.Run(t)
 }
@@ -56,7 +56,7 @@ func FuzzTriggerSequences(f *testing.F) {
 	f.Add([]byte{255, 1, 0x02, 1, 0x08, 1, 0x12})
 	f.Add([]byte{4, 1, 0x01, 1, 0x21, 2, 0x00})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		enginetest.RunSequence(t, Machine, StateUnknown, func(b byte) Observation {
+		enginetest.RunSequence(t, Definition, func(b byte) Observation {
 			return observationFromBits(uint16(b))
 		}, data)
 	})

@@ -2,12 +2,13 @@ package nodecache
 
 import "github.com/fsmserve/fsmserve/machines/engine"
 
-// Machine is the node cache lifecycle's declaration.
-var Machine = &engine.Spec[State, Trigger, Observation]{
-	Name:     MachineName,
-	Initial:  Absent,
-	Recovery: Recovering,
-	States: []engine.StateInfo[State]{
+// Definition is the node cache lifecycle's declaration.
+var Definition = &engine.Definition[State, Trigger, Observation]{
+	Name:            MachineName,
+	Initial:         Absent,
+	Recovery:        Recovering,
+	RecoveryTrigger: RecoveryStarted,
+	States: []engine.StateRecord[State]{
 		{State: Active, Kind: engine.Abstract, Description: "Every state of a model the node's spec lists; removal from the spec is handled here once."},
 		{State: Absent, Kind: engine.Progressing, Description: "The model is not on this node: just listed, or just evicted (then the agent forgets it)."},
 		{State: Recovering, Kind: engine.Progressing, Description: "The state stored in status was not recognised (left by another version or edited by hand); the disk decides where it really is."},
@@ -17,7 +18,7 @@ var Machine = &engine.Spec[State, Trigger, Observation]{
 		{State: Failed, Kind: engine.Blocked, Description: "The download gave up (see the download lifecycle for every attempt). The model keeps its space; it moves on when the download retries or the folder appears."},
 		{State: Evicting, Kind: engine.Progressing, Description: "The model left the node's spec: its download Job is deleted and its folder removed (unless another entry still uses the same folder)."},
 	},
-	Triggers: []engine.TriggerInfo[Trigger]{
+	Triggers: []engine.TriggerRecord[Trigger]{
 		{Trigger: DownloadRequested, Description: "The model is listed, not on disk, and fits the node group's storage limit."},
 		{Trigger: CapacityExceeded, Description: "The model is listed, not on disk, and does not fit the storage limit."},
 		{Trigger: CapacityAvailable, Description: "Space was freed (or the limit raised) and the model now fits."},
@@ -30,7 +31,7 @@ var Machine = &engine.Spec[State, Trigger, Observation]{
 		{Trigger: ModelRequested, Description: "The spec lists the model again while it is being evicted."},
 		{Trigger: EvictionComplete, Description: "The model's Jobs are gone and its folder is removed."},
 		{Trigger: Recovered, Description: "Recovery found no folder: start from Absent."},
-		{Trigger: StateUnknown, Description: "The stored state is not one this version knows.", Ambient: true},
+		{Trigger: RecoveryStarted, Description: "The stored state is not one this version knows.", Ambient: true},
 	},
 	Define:   Define,
 	Classify: Classify,

@@ -46,7 +46,7 @@ const (
 	ModelRequested    Trigger = "ModelRequested"
 	EvictionComplete  Trigger = "EvictionComplete"
 	Recovered         Trigger = "Recovered"
-	StateUnknown      Trigger = "StateUnknown"
+	RecoveryStarted   Trigger = "RecoveryStarted"
 )
 
 // MachineName is the machine's name in the lifecycle block and in

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -26,11 +25,11 @@ type Result struct {
 	Created bool
 }
 
-// Apply server-side applies desired (a typed object with name and namespace
-// set) and decodes the live object back into desired. observedRV is the
-// resourceVersion seen before ("" when the object was absent), which tells
-// whether the apply changed anything.
-func Apply(ctx context.Context, c client.Client, desired client.Object, observedRV string) (Result, error) {
+// serverSideApply server-side applies desired (a typed object with name and
+// namespace set) and decodes the live object back into desired. observedRV is
+// the resourceVersion seen before, which tells whether the apply changed
+// anything.
+func serverSideApply(ctx context.Context, c client.Client, desired client.Object, observedRV string) (Result, error) {
 	u, err := toApplyable(c.Scheme(), desired)
 	if err != nil {
 		return Result{}, err
@@ -85,38 +84,3 @@ func dropNullTimestamps(m map[string]any) {
 		}
 	}
 }
-
-// DeleteIfControlled deletes obj (name and namespace set) when it exists and
-// is controlled by the owner with ownerUID, so fsmserve never deletes what it
-// did not create. It reports whether the object is gone.
-func DeleteIfControlled(ctx context.Context, c client.Client, obj client.Object, ownerUID string) (bool, error) {
-	if err := c.Get(ctx, client.ObjectKeyFromObject(obj), obj); err != nil {
-		if apierrors.IsNotFound(err) {
-			return true, nil
-		}
-		return false, err
-	}
-	ref := metaControllerUID(obj)
-	if ref != ownerUID {
-		return false, fmt.Errorf("%s/%s is not controlled by this object (controller uid %q); leaving it alone", obj.GetNamespace(), obj.GetName(), ref)
-	}
-	if obj.GetDeletionTimestamp() != nil {
-		return false, nil
-	}
-	err := c.Delete(ctx, obj, client.PropagationPolicy("Background"), client.Preconditions{UID: ptr(obj.GetUID())})
-	if apierrors.IsNotFound(err) {
-		return true, nil
-	}
-	return false, err
-}
-
-func metaControllerUID(obj client.Object) string {
-	for _, ref := range obj.GetOwnerReferences() {
-		if ref.Controller != nil && *ref.Controller {
-			return string(ref.UID)
-		}
-	}
-	return ""
-}
-
-func ptr[T any](v T) *T { return &v }

@@ -11,9 +11,7 @@ import (
 // table of subtests so a machine package states only what is its own: the
 // observations to sweep and the name of its golden files.
 type Battery[S ~string, T ~string, O any] struct {
-	Spec *engine.Spec[S, T, O]
-	// Recovery is the trigger that leaves an unknown stored state.
-	Recovery T
+	Definition *engine.Definition[S, T, O]
 	// Name names the golden diagrams: testdata/<Name>.dot and .mmd.
 	Name string
 	// All is the full sweep of observations, for the cheap classify check.
@@ -29,24 +27,24 @@ type Battery[S ~string, T ~string, O any] struct {
 // reach a settled one.
 func (b Battery[S, T, O]) Run(t *testing.T) {
 	t.Run("DeclarationIsValid", func(t *testing.T) {
-		if err := b.Spec.Validate(); err != nil {
+		if err := b.Definition.Validate(); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("EveryStateTimesTriggerTable", func(t *testing.T) {
-		golden.Assert(t, "testdata/transitions.txt", Table(b.Spec))
+		golden.Assert(t, "testdata/transitions.txt", Table(b.Definition))
 	})
 	t.Run("LiveMachineMatchesDeclaration", func(t *testing.T) {
-		CheckLiveMatchesDeclared(t, b.Spec, b.Recovery, b.Representative)
+		CheckLiveMatchesDeclared(t, b.Definition, b.Representative)
 	})
 	t.Run("ClassifyOnlyReturnsPermittedTriggers", func(t *testing.T) {
-		CheckClassifyIsPermitted(t, b.Spec, b.Recovery, b.All)
+		CheckClassifyIsPermitted(t, b.Definition, b.All)
 	})
 	t.Run("EveryStateCanReachASettledState", func(t *testing.T) {
-		CheckNoStuckStates(t, b.Spec)
+		CheckNoStuckStates(t, b.Definition)
 	})
 	t.Run("DiagramsAreCurrent", func(t *testing.T) {
-		golden.Assert(t, "testdata/"+b.Name+".dot", b.Spec.DOT())
-		golden.Assert(t, "testdata/"+b.Name+".mmd", b.Spec.Mermaid())
+		golden.Assert(t, "testdata/"+b.Name+".dot", b.Definition.DOT())
+		golden.Assert(t, "testdata/"+b.Name+".mmd", b.Definition.Mermaid())
 	})
 }

@@ -21,7 +21,7 @@ func now() time.Time { return epoch }
 
 // Table renders the declared outcome of every trigger in every concrete state,
 // one line per pair, for a golden file that reviewers read.
-func Table[S ~string, T ~string, O any](spec *engine.Spec[S, T, O]) string {
+func Table[S ~string, T ~string, O any](spec *engine.Definition[S, T, O]) string {
 	bp := spec.Blueprint()
 	var b strings.Builder
 	for _, st := range spec.States {
@@ -58,7 +58,7 @@ func joinStates[S ~string](states []S) string {
 // every sample observation on a fresh machine, and fails when stateless does
 // something the declaration does not say: a transition to an undeclared
 // destination, a refusal of an unguarded declared edge, or a definition error.
-func CheckLiveMatchesDeclared[S ~string, T ~string, O any](t *testing.T, spec *engine.Spec[S, T, O], recovery T, samples []O) {
+func CheckLiveMatchesDeclared[S ~string, T ~string, O any](t *testing.T, spec *engine.Definition[S, T, O], samples []O) {
 	t.Helper()
 	bp := spec.Blueprint()
 	for _, st := range spec.States {
@@ -68,7 +68,7 @@ func CheckLiveMatchesDeclared[S ~string, T ~string, O any](t *testing.T, spec *e
 		for _, tr := range spec.Triggers {
 			declared := bp.OutcomeOf(st.State, tr.Trigger)
 			for i, obs := range samples {
-				m := spec.New(string(st.State), recovery, now)
+				m := spec.New(string(st.State), now)
 				err := m.Fire(context.Background(), tr.Trigger, obs)
 				checkFire(t, declared, st.State, tr.Trigger, i, m.State(), err, unguarded(bp, st.State, tr.Trigger))
 			}
@@ -118,7 +118,7 @@ func contains[S comparable](list []S, s S) bool {
 // CheckClassifyIsPermitted fails when, for some state and sample, Classify
 // returns a trigger that the state does not permit under that observation:
 // Classify and Define would disagree and the object could never move on.
-func CheckClassifyIsPermitted[S ~string, T ~string, O any](t *testing.T, spec *engine.Spec[S, T, O], recovery T, samples []O) {
+func CheckClassifyIsPermitted[S ~string, T ~string, O any](t *testing.T, spec *engine.Definition[S, T, O], samples []O) {
 	t.Helper()
 	for _, st := range spec.States {
 		if st.Kind == engine.Abstract {
@@ -129,7 +129,7 @@ func CheckClassifyIsPermitted[S ~string, T ~string, O any](t *testing.T, spec *e
 			if !ok {
 				continue
 			}
-			m := spec.New(string(st.State), recovery, now)
+			m := spec.New(string(st.State), now)
 			before := m.State()
 			if err := m.Fire(context.Background(), trigger, obs); err != nil {
 				t.Errorf("Classify(%s, sample %d) = %s, but firing it fails: %v", st.State, i, trigger, err)
@@ -143,7 +143,7 @@ func CheckClassifyIsPermitted[S ~string, T ~string, O any](t *testing.T, spec *e
 }
 
 // CheckNoStuckStates fails when some state cannot reach a settled state.
-func CheckNoStuckStates[S ~string, T ~string, O any](t *testing.T, spec *engine.Spec[S, T, O]) {
+func CheckNoStuckStates[S ~string, T ~string, O any](t *testing.T, spec *engine.Definition[S, T, O]) {
 	t.Helper()
 	if stuck := spec.StuckStates(); len(stuck) > 0 {
 		t.Errorf("states that can never reach a settled state: %v", stuck)
@@ -155,7 +155,7 @@ func CheckNoStuckStates[S ~string, T ~string, O any](t *testing.T, spec *engine.
 // pair of bytes either fires a trigger directly or runs a whole reconcile on an
 // observation built by gen. It fails on a panic, a definition error, or a state
 // that is not a declared concrete state.
-func RunSequence[S ~string, T ~string, O any](t *testing.T, spec *engine.Spec[S, T, O], recovery T, gen func(byte) O, data []byte) {
+func RunSequence[S ~string, T ~string, O any](t *testing.T, spec *engine.Definition[S, T, O], gen func(byte) O, data []byte) {
 	t.Helper()
 	if len(data) == 0 {
 		return
@@ -164,7 +164,7 @@ func RunSequence[S ~string, T ~string, O any](t *testing.T, spec *engine.Spec[S,
 	if i := int(data[0]); i < len(spec.States) {
 		stored = string(spec.States[i].State)
 	}
-	m := spec.New(stored, recovery, now)
+	m := spec.New(stored, now)
 	for i := 1; i+1 < len(data); i += 2 {
 		obs := gen(data[i+1])
 		var err error
@@ -178,7 +178,7 @@ func RunSequence[S ~string, T ~string, O any](t *testing.T, spec *engine.Spec[S,
 		if errors.As(err, &de) {
 			t.Fatalf("step %d: %v", i, err)
 		}
-		if info, ok := spec.Info(m.State()); !ok || info.Kind == engine.Abstract {
+		if info, ok := spec.Record(m.State()); !ok || info.Kind == engine.Abstract {
 			t.Fatalf("step %d: machine rests in %q, which is not a concrete declared state", i, m.State())
 		}
 	}

@@ -1,0 +1,44 @@
+package inferenceservice
+
+import (
+	"github.com/fsmserve/fsmserve/config"
+	machine "github.com/fsmserve/fsmserve/machines/inferenceservice"
+	"github.com/fsmserve/fsmserve/machines/workload"
+	"github.com/fsmserve/fsmserve/steps/apply"
+	"github.com/fsmserve/fsmserve/steps/outcome"
+)
+
+// observation distils the world and the steps' outcomes into what the
+// machine decides on. It is pure and runs again after every step.
+func observation(r *run) machine.Observation {
+	isvc, w := r.Object, r.World
+	o := machine.Observation{
+		Deleting:       r.Deleting,
+		StopRequested:  isvc.IsStopped(),
+		SpecChanged:    r.SpecChanged,
+		Mode:           string(w.mode),
+		ModeSupported:  w.mode == config.Standard,
+		Problem:        w.problem,
+		Predictor:      workload.Of(w.deployment, true),
+		DeploymentName: isvc.PredictorDeploymentName(),
+		UninjectedPods: uninjectedPods(w.pods),
+	}
+	for _, activity := range []string{machine.ActivityEnsurePredictor, machine.ActivityRepairPods} {
+		if out, ok := r.Outcome(activity); ok && o.Problem.Kind == machine.NoProblem {
+			o.Problem = problemOf(out)
+		}
+	}
+	return o
+}
+
+// problemOf reads a step's outcome as the machine's problem: a child someone
+// else controls, or a child the API server refused.
+func problemOf(out outcome.Outcome) machine.Problem {
+	switch {
+	case out.Status == outcome.Waiting && out.Reason == apply.ReasonChildNotOwned:
+		return machine.Problem{Kind: machine.OwnershipProblem, Reason: out.Reason, Message: out.Message}
+	case out.Status == outcome.Failed:
+		return machine.Problem{Kind: machine.SpecProblem, Reason: out.Reason, Message: out.Message}
+	}
+	return machine.Problem{}
+}
