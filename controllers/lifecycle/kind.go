@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -76,4 +77,23 @@ const RecheckInterval = 30 * time.Second
 // Recheck is the step of such a state: it does nothing but ask to run again.
 func Recheck[P client.Object, W any](context.Context, *Run[P, W]) outcome.Outcome {
 	return outcome.OK(false).After(RecheckInterval)
+}
+
+// Validate checks that the kind supplies a step for every activity its
+// machine declares, and no step for an activity it does not: a state whose
+// step is missing would silently do nothing.
+func (k Kind[P, S, T, O, W]) Validate() error {
+	declared := map[string]bool{}
+	for _, a := range k.Definition.Activities() {
+		declared[a] = true
+		if k.Steps[a] == nil {
+			return fmt.Errorf("kind %s: activity %q has no step", k.Name, a)
+		}
+	}
+	for a := range k.Steps {
+		if !declared[a] {
+			return fmt.Errorf("kind %s: step %q is no state's activity", k.Name, a)
+		}
+	}
+	return nil
 }
