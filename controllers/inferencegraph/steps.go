@@ -105,12 +105,7 @@ func deleteOwn(ctx context.Context, r *run, span string) outcome.Outcome {
 		return outcome.OK(false)
 	}
 	end := r.Spans.Start(span)
-	out := outcome.OK(false)
-	for _, obj := range children {
-		gone, err := w.applier.Delete(ctx, obj)
-		out = out.Then(outcome.Error(err))
-		out.Changed = out.Changed || (err == nil && !gone)
-	}
+	out := w.applier.DeleteAll(ctx, children...)
 	end(out.Err)
 	w.deployment, w.service, w.hpa = nil, nil, nil
 	return out

@@ -6,7 +6,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
@@ -61,13 +60,13 @@ func (r *Reconciler) observe(ctx context.Context, rn *run) (*world, error) {
 func (w *world) observeChildren(ctx context.Context, c client.Reader, ig *v1alpha1.InferenceGraph) error {
 	ns, name := ig.Namespace, ig.Name
 	var err error
-	if w.deployment, err = getOptional(ctx, c, ns, name, &appsv1.Deployment{}); err != nil {
+	if w.deployment, err = apply.GetOptional(ctx, c, ns, name, &appsv1.Deployment{}); err != nil {
 		return err
 	}
-	if w.service, err = getOptional(ctx, c, ns, name, &corev1.Service{}); err != nil {
+	if w.service, err = apply.GetOptional(ctx, c, ns, name, &corev1.Service{}); err != nil {
 		return err
 	}
-	if w.hpa, err = getOptional(ctx, c, ns, name, &autoscalingv2.HorizontalPodAutoscaler{}); err != nil {
+	if w.hpa, err = apply.GetOptional(ctx, c, ns, name, &autoscalingv2.HorizontalPodAutoscaler{}); err != nil {
 		return err
 	}
 	w.keepOwnChildren()
@@ -98,16 +97,4 @@ func (w *world) keepOwnChildren() {
 	if foreign != nil && w.problem.Kind == machine.NoProblem && w.desired != nil {
 		w.problem = machine.Problem{Kind: machine.OwnershipProblem, Reason: apply.ReasonChildNotOwned, Message: foreign.Error()}
 	}
-}
-
-// getOptional reads an object, returning nil when it does not exist.
-func getOptional[T client.Object](ctx context.Context, c client.Reader, ns, name string, obj T) (T, error) {
-	var zero T
-	if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, obj); err != nil {
-		if apierrors.IsNotFound(err) {
-			return zero, nil
-		}
-		return zero, err
-	}
-	return obj, nil
 }

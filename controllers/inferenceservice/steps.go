@@ -128,12 +128,7 @@ func deleteOwn(ctx context.Context, r *run, span string) outcome.Outcome {
 		return outcome.OK(false)
 	}
 	end := r.Spans.Start(span)
-	out := outcome.OK(false)
-	for _, obj := range children {
-		gone, err := w.applier.Delete(ctx, obj)
-		out = out.Then(outcome.Error(err))
-		out.Changed = out.Changed || (err == nil && !gone)
-	}
+	out := w.applier.DeleteAll(ctx, children...)
 	end(out.Err)
 	w.deployment, w.service, w.hpa, w.ingress = nil, nil, nil, nil
 	return out
@@ -147,13 +142,7 @@ func deleteStalePredictors(ctx context.Context, r *run) outcome.Outcome {
 	if err != nil {
 		return outcome.Error(err)
 	}
-	out := outcome.OK(false)
-	for _, obj := range stale {
-		gone, err := r.World.applier.Delete(ctx, obj)
-		out = out.Then(outcome.Error(err))
-		out.Changed = out.Changed || (err == nil && !gone)
-	}
-	return out
+	return r.World.applier.DeleteAll(ctx, stale...)
 }
 
 // stalePredictors lists predictor Deployments and Services of this

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/fsmserve/fsmserve/steps/outcome"
 )
 
 // ReasonChildNotOwned is the reason of every state that waits for a child
@@ -175,4 +177,28 @@ func Present(objs ...client.Object) []client.Object {
 		}
 	}
 	return out
+}
+
+// DeleteAll deletes every child in objs the parent controls (see Delete) and
+// reports whether it wrote and what went wrong.
+func (a Applier) DeleteAll(ctx context.Context, objs ...client.Object) outcome.Outcome {
+	out := outcome.OK(false)
+	for _, obj := range Present(objs...) {
+		gone, err := a.Delete(ctx, obj)
+		out = out.Then(outcome.Error(err))
+		out.Changed = out.Changed || (err == nil && !gone)
+	}
+	return out
+}
+
+// GetOptional reads an object into obj, returning nil when it does not exist.
+func GetOptional[T client.Object](ctx context.Context, c client.Reader, namespace, name string, obj T) (T, error) {
+	var zero T
+	if err := c.Get(ctx, client.ObjectKey{Namespace: namespace, Name: name}, obj); err != nil {
+		if apierrors.IsNotFound(err) {
+			return zero, nil
+		}
+		return zero, err
+	}
+	return obj, nil
 }
