@@ -18,6 +18,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 )
 
 // +kubebuilder:rbac:groups=serving.kserve.io,resources=inferencegraphs,verbs=get;list;watch;update;patch
@@ -47,6 +48,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &v1alpha1.InferenceGraph{}, serviceNameIndex, serviceNames); err != nil {
 		return err
 	}
+	if err := foreignChildren.Index(context.Background(), mgr, &v1alpha1.InferenceGraph{}); err != nil {
+		return err
+	}
+	foreign := foreignChildren.Handler(mgr.GetClient())
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("inferencegraph").
 		For(&v1alpha1.InferenceGraph{}, builder.WithPredicates(predicate.Or(
@@ -55,12 +60,23 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&appsv1.Deployment{}).
 		Owns(&corev1.Service{}).
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Watches(&appsv1.Deployment{}, foreign).
+		Watches(&corev1.Service{}, foreign).
+		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, foreign).
 		Watches(&v1beta1.InferenceService{}, handler.EnqueueRequestsFromMapFunc(r.forInferenceService), builder.WithPredicates(serviceChanged())).
 		Watches(&v1alpha1.ServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forNamespace)).
 		Watches(&v1alpha1.ClusterServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forNamespace)).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
 		Complete(r.lifecycle())
+}
+
+// foreignChildren wakes a graph when a child with its router's name that it
+// does not control changes or goes away.
+var foreignChildren = lifecycle.ForeignChildren{
+	Parent:     v1alpha1.GroupVersion.WithKind("InferenceGraph"),
+	NewList:    func() client.ObjectList { return &v1alpha1.InferenceGraphList{} },
+	ChildNames: func(o client.Object) []string { return []string{o.GetName()} },
 }
 
 // serviceNames lists the InferenceServices a graph's steps name, once each.

@@ -19,6 +19,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
+	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 	machine "github.com/fsmserve/fsmserve/machines/inferenceservice"
 )
 
@@ -43,6 +44,10 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 	if r.APIReader == nil {
 		r.APIReader = mgr.GetAPIReader()
 	}
+	if err := foreignChildren.Index(context.Background(), mgr, &v1beta1.InferenceService{}); err != nil {
+		return err
+	}
+	foreign := foreignChildren.Handler(mgr.GetClient())
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("inferenceservice").
 		For(&v1beta1.InferenceService{}, builder.WithPredicates(predicate.Or(
@@ -52,12 +57,30 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Owns(&corev1.Service{}).
 		Owns(&networkingv1.Ingress{}).
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Watches(&appsv1.Deployment{}, foreign).
+		Watches(&corev1.Service{}, foreign).
+		Watches(&networkingv1.Ingress{}, foreign).
+		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, foreign).
 		Watches(&v1alpha1.ServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&v1alpha1.ClusterServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(forPod)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
 		Complete(r.lifecycle())
+}
+
+// foreignChildren wakes an InferenceService when a child with one of its
+// children's names that it does not control changes or goes away.
+var foreignChildren = lifecycle.ForeignChildren{
+	Parent:  v1beta1.GroupVersion.WithKind("InferenceService"),
+	NewList: func() client.ObjectList { return &v1beta1.InferenceServiceList{} },
+	ChildNames: func(o client.Object) []string {
+		isvc, ok := o.(*v1beta1.InferenceService)
+		if !ok {
+			return nil
+		}
+		return []string{isvc.PredictorDeploymentName(), isvc.Name}
+	},
 }
 
 // deletionStarted passes the update that sets a deletion timestamp.

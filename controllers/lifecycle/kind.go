@@ -71,8 +71,13 @@ type End[S ~string, O any] struct {
 }
 
 // RecheckInterval is how often a state that waits for something no watch
-// reports (a child someone else owns going away) looks again.
-const RecheckInterval = 30 * time.Second
+// reports looks again: a child in the way that fsmserve did not make is not
+// in its cache (the cache holds only fsmserve's own children, to keep memory
+// flat in a big cluster), so its deletion is seen on the next look. Ten
+// seconds keeps the state true soon after the user's fix, for a few
+// uncached GETs per blocked object; children of another fsmserve object are
+// in the cache and wake the object at once (ForeignChildren).
+const RecheckInterval = 10 * time.Second
 
 // Recheck is the step of such a state: it does nothing but ask to run again.
 func Recheck[P client.Object, W any](context.Context, *Run[P, W]) outcome.Outcome {
