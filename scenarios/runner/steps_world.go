@@ -14,6 +14,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/fsmserve/fsmserve/internal/deploysim"
 )
 
 // worldChange is a status change a missing controller would make to objects
@@ -59,13 +61,13 @@ func newWorldChange(w *World, now metav1.Time) worldChange {
 	}
 	switch {
 	case w.DeploymentAvailable != nil:
-		return deployment(func(d *appsv1.Deployment) { setDeploymentAvailable(d, w.DeploymentAvailable.Replicas, now) })
+		return deployment(func(d *appsv1.Deployment) { deploysim.Available(d, w.DeploymentAvailable.Replicas, now) })
 	case w.DeploymentProgressing != nil:
-		return deployment(func(d *appsv1.Deployment) { setDeploymentProgressing(d, w.DeploymentProgressing.Replicas, now) })
+		return deployment(func(d *appsv1.Deployment) { deploysim.Progressing(d, w.DeploymentProgressing.Replicas, now) })
 	case w.DeploymentUnavailable != nil:
-		return deployment(func(d *appsv1.Deployment) { setDeploymentUnavailable(d, w.DeploymentUnavailable.Replicas, now) })
+		return deployment(func(d *appsv1.Deployment) { deploysim.Unavailable(d, w.DeploymentUnavailable.Replicas, now) })
 	case w.DeploymentFailed != nil:
-		return deployment(func(d *appsv1.Deployment) { setDeploymentFailed(d, *w.DeploymentFailed, now) })
+		return deployment(func(d *appsv1.Deployment) { deploysim.Failed(d, deploysim.Failure{Reason: w.DeploymentFailed.Reason, Message: w.DeploymentFailed.Message, ReplicaFailure: w.DeploymentFailed.ReplicaFailure}, now) })
 	case w.JobSucceeded != nil:
 		return job(func(j *batchv1.Job) { setJobSucceeded(j, now) })
 	case w.JobFailed != nil:
