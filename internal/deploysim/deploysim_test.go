@@ -65,4 +65,3 @@ func TestDeploymentConditionTimes(t *testing.T) {
 	assert.NotContains(t, Conditions(d), "ReplicaFailure", "a successful rollout clears ReplicaFailure")
 	assert.Contains(t, d.Status.Conditions[1].Message, `ReplicaSet "iris-`)
 }
-

@@ -67,7 +67,9 @@ func newWorldChange(w *World, now metav1.Time) worldChange {
 	case w.DeploymentUnavailable != nil:
 		return deployment(func(d *appsv1.Deployment) { deploysim.Unavailable(d, w.DeploymentUnavailable.Replicas, now) })
 	case w.DeploymentFailed != nil:
-		return deployment(func(d *appsv1.Deployment) { deploysim.Failed(d, deploysim.Failure{Reason: w.DeploymentFailed.Reason, Message: w.DeploymentFailed.Message, ReplicaFailure: w.DeploymentFailed.ReplicaFailure}, now) })
+		return deployment(func(d *appsv1.Deployment) {
+			deploysim.Failed(d, deploysim.Failure{Reason: w.DeploymentFailed.Reason, Message: w.DeploymentFailed.Message, ReplicaFailure: w.DeploymentFailed.ReplicaFailure}, now)
+		})
 	case w.JobSucceeded != nil:
 		return job(func(j *batchv1.Job) { setJobSucceeded(j, now) })
 	case w.JobFailed != nil:
