@@ -3,6 +3,7 @@ package controllers
 import (
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
@@ -21,6 +22,10 @@ type ManagerOptions struct {
 	LeaderElection bool
 	// Webhook, when set, serves admission webhooks from this manager.
 	Webhook webhook.Server
+	// Restartable lets a process run one manager after another (the
+	// controller battery starts a fresh manager per pass); controller-runtime
+	// otherwise refuses a controller name it has seen before.
+	Restartable bool
 }
 
 // NewManager builds a manager with fsmserve's scheme and filtered caches.
@@ -47,6 +52,7 @@ func NewManager(cfg *rest.Config, o ManagerOptions) (ctrl.Manager, error) {
 		LeaderElectionID:        "fsmserve-manager.serving.kserve.io",
 		LeaderElectionNamespace: o.SystemNamespace,
 		WebhookServer:           o.Webhook,
+		Controller:              config.Controller{SkipNameValidation: &o.Restartable},
 	})
 	if err != nil {
 		return nil, err

@@ -29,13 +29,15 @@ func Result(ctx context.Context, runErr error, steps outcome.Outcome) (ctrl.Resu
 	requeueAfter := steps.RequeueAfter
 	var hop *engine.HopLimitError
 	var def *engine.DefinitionError
+	var refused *engine.NotPermittedError
 	switch {
 	case errors.As(runErr, &def):
 		errs = append(errs, runErr)
 	case errors.As(runErr, &hop):
 		log.FromContext(ctx).Info("lifecycle did not settle in one reconcile; continuing", "path", hop.Path)
 		return ctrl.Result{RequeueAfter: hopRetry}, kerrors.NewAggregate(errs)
-	case engine.IsNotPermitted(runErr):
+	case errors.As(runErr, &refused):
+		refusedTriggersTotal.WithLabelValues(refused.Machine, refused.State, refused.Trigger).Inc()
 		log.FromContext(ctx).V(1).Info("observation implied a trigger the state does not take", "error", runErr.Error())
 	}
 	return ctrl.Result{RequeueAfter: requeueAfter}, kerrors.NewAggregate(errs)

@@ -64,6 +64,7 @@ func TestClassify(t *testing.T) {
 		{"a spec change while ready starts an episode", Ready, with(func(o *Observation) { o.SpecChanged, o.Router = true, complete }), SpecChanged},
 		{"progressing states pick spec changes up on their own", WaitingForInferenceService, with(func(o *Observation) { o.SpecChanged, o.Problem = true, missing }), ""},
 		{"unsupported mode stays until deleted", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = false }), ""},
+		{"a mode this version runs leaves unsupported mode", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = true }), Admitted},
 		{"nothing moves a deleting object", Deleting, with(func(o *Observation) { o.Deleting = true }), ""},
 	}
 	for _, c := range cases {

@@ -48,11 +48,10 @@ func Define(b *engine.Builder[State, Trigger, Observation]) {
 		Permit(Recovered, Ready).
 		Permit(RolloutStarted, DeployingRouter, nothingServing).
 		Permit(RolloutStarted, RollingOut, routerServing)
-	b.Configure(Stopped).SubstateOf(Active).
-		Permit(ResumeRequested, Pending).
-		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
-	b.Configure(UnsupportedMode).SubstateOf(Active).
-		Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
+	parked(b.Configure(Stopped).SubstateOf(Active)).
+		Permit(ResumeRequested, Pending)
+	parked(b.Configure(UnsupportedMode).SubstateOf(Active)).
+		Permit(Admitted, ResolvingSteps)
 	b.Configure(Deleting)
 }
 
@@ -65,4 +64,12 @@ func routerServing(o Observation) bool {
 // nothingServing holds when no router serves yet.
 func nothingServing(o Observation) bool {
 	return !o.Router.Serving
+}
+
+// parked declares a state that runs nothing of the spec (stopped, or in a
+// mode fsmserve does not run): what the spec, its runtime, the
+// configuration or a child say does not move it; only deletion, the stop
+// annotation and its own way out do.
+func parked(s *engine.StateBuilder[State, Trigger, Observation]) *engine.StateBuilder[State, Trigger, Observation] {
+	return s.Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
 }

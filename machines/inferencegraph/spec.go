@@ -23,7 +23,7 @@ var Definition = &engine.Definition[State, Trigger, Observation]{
 		{State: Degraded, Kind: engine.Degraded, Activity: ActivityEnsureRouter, Description: "It was ready and lost something: an InferenceService a step calls went away or is no longer Ready (named in the message), or the router lost availability. Returns to Ready by itself when it comes back."},
 		{State: Failed, Kind: engine.Blocked, Activity: ActivityEnsureRouter, Description: "The router's rollout failed: ProgressDeadlineExceeded or ReplicaFailure (often a router image that cannot be pulled or started). Recovers when the Deployment becomes available, or starts a new rollout on the next change."},
 		{State: Stopped, Kind: engine.Settled, Activity: ActivityDeleteRouter, Description: "Stopped by the serving.kserve.io/stop annotation: the router's Deployment, Service and HPA are deleted, the object stays. Removing the annotation resumes it."},
-		{State: UnsupportedMode, Kind: engine.Blocked, Description: "The graph asks for a deployment mode fsmserve does not run yet (Knative/Serverless, ModelMesh). The mode is sticky, so recreate it in Standard mode."},
+		{State: UnsupportedMode, Kind: engine.Blocked, Description: "The graph asks for a deployment mode fsmserve does not run yet (Knative/Serverless, ModelMesh). The mode is sticky, so recreate it in Standard mode; an fsmserve that runs the mode admits it."},
 		{State: Deleting, Kind: engine.Final, Activity: ActivityDeleteChildren, Description: "Being deleted; the router's children are deleted, then the finalizer is removed."},
 	},
 	Triggers: []engine.TriggerRecord[Trigger]{

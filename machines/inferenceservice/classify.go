@@ -21,7 +21,9 @@ func Classify(s State, o Observation) (Trigger, bool) {
 		}
 		return Admitted, true
 	case s == UnsupportedMode:
-		return "", false
+		// A mode this version runs (after an upgrade that added it, or a
+		// restored status) is admitted like a new object's.
+		return engine.FirstOf(o.ModeSupported, Admitted, false, "")
 	case o.SpecChanged && reactsToSpecChange(s):
 		return SpecChanged, true
 	}

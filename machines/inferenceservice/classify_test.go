@@ -58,6 +58,7 @@ func TestClassify(t *testing.T) {
 		{"a spec change while ready starts an episode", Ready, with(func(o *Observation) { o.SpecChanged, o.Predictor = true, complete }), SpecChanged},
 		{"progressing states pick spec changes up on their own", Deploying, with(func(o *Observation) { o.SpecChanged, o.Predictor = true, progress }), ""},
 		{"unsupported mode stays until deleted", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = false }), ""},
+		{"a mode this version runs leaves unsupported mode", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = true }), Admitted},
 		{"nothing moves a deleting object", Deleting, with(func(o *Observation) { o.Deleting = true }), ""},
 		{"a pod the mutator never saw starts a repair", Ready, with(func(o *Observation) { o.Predictor, o.UninjectedPods = complete, []string{"p-1"} }), InjectionMissing},
 		{"a repair ends when no such pod remains", Repairing, with(func(o *Observation) { o.Predictor = complete }), InjectionRestored},

@@ -49,11 +49,10 @@ func Define(b *engine.Builder[State, Trigger, Observation]) {
 		Permit(InjectionRestored, Ready, rolledOut).
 		Permit(InjectionRestored, RollingOut, servingButRollingOut).
 		Permit(InjectionRestored, Deploying, nothingServing)
-	b.Configure(Stopped).SubstateOf(Active).
-		Permit(ResumeRequested, Pending).
-		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
-	b.Configure(UnsupportedMode).SubstateOf(Active).
-		Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
+	parked(b.Configure(Stopped).SubstateOf(Active)).
+		Permit(ResumeRequested, Pending)
+	parked(b.Configure(UnsupportedMode).SubstateOf(Active)).
+		Permit(Admitted, Resolving)
 	b.Configure(Deleting)
 }
 
@@ -78,4 +77,12 @@ func rolledOut(o Observation) bool {
 func servingButRollingOut(o Observation) bool {
 	w := o.Predictor
 	return w.Serving && !w.Complete()
+}
+
+// parked declares a state that runs nothing of the spec (stopped, or in a
+// mode fsmserve does not run): what the spec, its runtime, the
+// configuration or a child say does not move it; only deletion, the stop
+// annotation and its own way out do.
+func parked(s *engine.StateBuilder[State, Trigger, Observation]) *engine.StateBuilder[State, Trigger, Observation] {
+	return s.Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
 }

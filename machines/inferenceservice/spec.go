@@ -24,7 +24,7 @@ var Definition = &engine.Definition[State, Trigger, Observation]{
 		{State: Failed, Kind: engine.Blocked, Activity: ActivityEnsurePredictor, Description: "The rollout failed: the Deployment exceeded its progress deadline (ProgressDeadlineExceeded) or could not create replicas (ReplicaFailure). Recovers when the Deployment becomes available, or starts a new rollout on the next change."},
 		{State: Repairing, Kind: engine.Progressing, Activity: ActivityRepairPods, Description: "Predictor pods were created while the pod mutator was unavailable, so they lack the storage initializer (or the agent) it injects; fsmserve deletes them, one reconcile at a time, so their ReplicaSet recreates them through the mutator. PredictorReady is False meanwhile: such pods cannot serve the model."},
 		{State: Stopped, Kind: engine.Settled, Activity: ActivityDeleteWorkloads, Description: "Stopped by the serving.kserve.io/stop annotation: workloads are deleted, the object stays. Removing the annotation resumes it."},
-		{State: UnsupportedMode, Kind: engine.Blocked, Description: "The InferenceService asks for a deployment mode fsmserve does not run yet (Knative/Serverless, ModelMesh). The mode is sticky, so recreate it in Standard mode."},
+		{State: UnsupportedMode, Kind: engine.Blocked, Description: "The InferenceService asks for a deployment mode fsmserve does not run yet (Knative/Serverless, ModelMesh). The mode is sticky, so recreate it in Standard mode; an fsmserve that runs the mode admits it."},
 		{State: Deleting, Kind: engine.Final, Activity: ActivityDeleteChildren, Description: "Being deleted; children go with it through owner references."},
 	},
 	Triggers: []engine.TriggerRecord[Trigger]{

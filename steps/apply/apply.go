@@ -26,13 +26,23 @@ type Result struct {
 }
 
 // serverSideApply server-side applies desired (a typed object with name and
-// namespace set) and decodes the live object back into desired. observedRV is
-// the resourceVersion seen before, which tells whether the apply changed
-// anything.
-func serverSideApply(ctx context.Context, c client.Client, desired client.Object, observedRV string) (Result, error) {
+// namespace set) over observed (the child as last seen, which this parent
+// controls) and decodes the live object back into desired. When observed
+// already carries exactly what desired says (Unchanged), nothing is sent.
+func serverSideApply(ctx context.Context, c client.Client, desired, observed client.Object) (Result, error) {
 	u, err := toApplyable(c.Scheme(), desired)
 	if err != nil {
 		return Result{}, err
+	}
+	if err := stampFingerprint(u); err != nil {
+		return Result{}, err
+	}
+	same, err := Unchanged(observed, u)
+	if err != nil {
+		return Result{}, err
+	}
+	if same {
+		return Result{}, copyInto(desired, observed)
 	}
 	if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
 		return Result{}, fmt.Errorf("apply %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)
@@ -40,7 +50,7 @@ func serverSideApply(ctx context.Context, c client.Client, desired client.Object
 	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u.Object, desired); err != nil {
 		return Result{}, fmt.Errorf("decode applied %s %s: %w", u.GetKind(), u.GetName(), err)
 	}
-	return Result{Changed: desired.GetResourceVersion() != observedRV, Created: observedRV == ""}, nil
+	return Result{Changed: desired.GetResourceVersion() != observed.GetResourceVersion()}, nil
 }
 
 // toApplyable converts a typed object into the unstructured apply request:

@@ -74,7 +74,7 @@ func (a Applier) Apply(ctx context.Context, desired, observed client.Object) (Re
 	if err := a.Check(observed); err != nil {
 		return Result{}, err
 	}
-	return serverSideApply(ctx, a.Client, desired, observed.GetResourceVersion())
+	return serverSideApply(ctx, a.Client, desired, observed)
 }
 
 func (a Applier) create(ctx context.Context, desired client.Object) (Result, error) {
@@ -97,7 +97,7 @@ func (a Applier) create(ctx context.Context, desired client.Object) (Result, err
 		return Result{}, err
 	}
 	// Ours, and the cache had not caught up: apply over it.
-	return serverSideApply(ctx, a.Client, desired, liveObj.GetResourceVersion())
+	return serverSideApply(ctx, a.Client, desired, liveObj)
 }
 
 // Delete deletes a child the parent controls and reports whether it is gone.
