@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fsmserve/fsmserve/internal/deploysim"
+	"github.com/fsmserve/fsmserve/internal/kubesim"
 )
 
 // worldChange is a status change a missing controller would make to objects
@@ -61,26 +61,28 @@ func newWorldChange(w *World, now metav1.Time) worldChange {
 	}
 	switch {
 	case w.DeploymentAvailable != nil:
-		return deployment(func(d *appsv1.Deployment) { deploysim.Available(d, w.DeploymentAvailable.Replicas, now) })
+		return deployment(func(d *appsv1.Deployment) { kubesim.Available(d, w.DeploymentAvailable.Replicas, now) })
 	case w.DeploymentProgressing != nil:
-		return deployment(func(d *appsv1.Deployment) { deploysim.Progressing(d, w.DeploymentProgressing.Replicas, now) })
+		return deployment(func(d *appsv1.Deployment) { kubesim.Progressing(d, w.DeploymentProgressing.Replicas, now) })
 	case w.DeploymentUnavailable != nil:
-		return deployment(func(d *appsv1.Deployment) { deploysim.Unavailable(d, w.DeploymentUnavailable.Replicas, now) })
+		return deployment(func(d *appsv1.Deployment) { kubesim.Unavailable(d, w.DeploymentUnavailable.Replicas, now) })
 	case w.DeploymentFailed != nil:
 		return deployment(func(d *appsv1.Deployment) {
-			deploysim.Failed(d, deploysim.Failure{Reason: w.DeploymentFailed.Reason, Message: w.DeploymentFailed.Message, ReplicaFailure: w.DeploymentFailed.ReplicaFailure}, now)
+			kubesim.Failed(d, kubesim.Failure{Reason: w.DeploymentFailed.Reason, Message: w.DeploymentFailed.Message, ReplicaFailure: w.DeploymentFailed.ReplicaFailure}, now)
 		})
 	case w.JobSucceeded != nil:
-		return job(func(j *batchv1.Job) { setJobSucceeded(j, now) })
+		return job(func(j *batchv1.Job) { kubesim.JobSucceeded(j, now) })
 	case w.JobFailed != nil:
-		return job(func(j *batchv1.Job) { setJobFailed(j, *w.JobFailed, now) })
+		return job(func(j *batchv1.Job) {
+			kubesim.JobFailed(j, kubesim.JobFailure{Reason: w.JobFailed.Reason, Message: w.JobFailed.Message}, now)
+		})
 	case w.JobRunning != nil:
-		return job(func(j *batchv1.Job) { setJobRunning(j, now) })
+		return job(func(j *batchv1.Job) { kubesim.JobRunning(j, now) })
 	}
 	return worldChange{kind: "Pod",
 		newObject: func() client.Object { return &corev1.Pod{} },
 		newList:   func() client.ObjectList { return &corev1.PodList{} },
-		mutate:    func(o client.Object) { setPodReady(o.(*corev1.Pod), now) }}
+		mutate:    func(o client.Object) { kubesim.PodReady(o.(*corev1.Pod), now) }}
 }
 
 // waitForTargets polls until the selection matches at least one object and

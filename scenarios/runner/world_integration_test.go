@@ -13,7 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fsmserve/fsmserve/internal/deploysim"
+	"github.com/fsmserve/fsmserve/internal/kubesim"
 )
 
 const deploymentYAML = `
@@ -44,7 +44,7 @@ func TestWorldDeploymentOnTheAPIServer(t *testing.T) {
 	d := getDeployment(t, r)
 	assert.Equal(t, d.Generation, d.Status.ObservedGeneration)
 	assert.Equal(t, [4]int32{2, 2, 2, 2}, [4]int32{d.Status.Replicas, d.Status.UpdatedReplicas, d.Status.ReadyReplicas, d.Status.AvailableReplicas})
-	assert.Equal(t, map[string]string{"Available": "True/MinimumReplicasAvailable", "Progressing": "True/NewReplicaSetAvailable"}, deploysim.Conditions(d))
+	assert.Equal(t, map[string]string{"Available": "True/MinimumReplicasAvailable", "Progressing": "True/NewReplicaSetAvailable"}, kubesim.Conditions(d))
 	assert.True(t, d.Status.Conditions[0].LastTransitionTime.Time.Equal(testStart), "condition times come from the fake clock")
 
 	// A new generation, then a rollout that fails, chosen by label selector.
@@ -54,16 +54,16 @@ func TestWorldDeploymentOnTheAPIServer(t *testing.T) {
 	d = getDeployment(t, r)
 	assert.Equal(t, d.Generation, d.Status.ObservedGeneration, "the failure is about the new generation")
 	assert.Equal(t, int64(2), d.Generation)
-	assert.Equal(t, map[string]string{"Available": "False/MinimumReplicasUnavailable", "Progressing": "False/ProgressDeadlineExceeded", "ReplicaFailure": "True/FailedCreate"}, deploysim.Conditions(d))
+	assert.Equal(t, map[string]string{"Available": "False/MinimumReplicasUnavailable", "Progressing": "False/ProgressDeadlineExceeded", "ReplicaFailure": "True/FailedCreate"}, kubesim.Conditions(d))
 
 	require.NoError(t, runSteps(t, r, "- world: {deploymentProgressing: {name: iris-predictor, replicas: 3}}\n"))
 	d = getDeployment(t, r)
-	assert.Equal(t, map[string]string{"Available": "True/MinimumReplicasAvailable", "Progressing": "True/ReplicaSetUpdated", "ReplicaFailure": "True/FailedCreate"}, deploysim.Conditions(d))
+	assert.Equal(t, map[string]string{"Available": "True/MinimumReplicasAvailable", "Progressing": "True/ReplicaSetUpdated", "ReplicaFailure": "True/FailedCreate"}, kubesim.Conditions(d))
 	assert.Equal(t, int32(4), d.Status.Replicas)
 
 	require.NoError(t, runSteps(t, r, "- world: {deploymentUnavailable: iris-predictor}\n"))
 	d = getDeployment(t, r)
-	assert.Equal(t, "False/MinimumReplicasUnavailable", deploysim.Conditions(d)["Available"])
+	assert.Equal(t, "False/MinimumReplicasUnavailable", kubesim.Conditions(d)["Available"])
 	assert.Equal(t, int32(0), d.Status.AvailableReplicas)
 
 	// The story can read back what it played.

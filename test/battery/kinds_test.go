@@ -14,7 +14,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
-	"github.com/fsmserve/fsmserve/internal/deploysim"
+	"github.com/fsmserve/fsmserve/internal/kubesim"
 	igmachine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 	isvcmachine "github.com/fsmserve/fsmserve/machines/inferenceservice"
 	"github.com/fsmserve/fsmserve/test/battery"
@@ -30,7 +30,7 @@ func deploymentsAvailable(ctx context.Context, c client.Client, ns string) error
 	for i := range list.Items {
 		d := &list.Items[i]
 		before := d.DeepCopy()
-		deploysim.Available(d, nil, metav1.Now())
+		kubesim.Available(d, nil, metav1.Now())
 		if d.Status.ObservedGeneration == before.Status.ObservedGeneration && len(before.Status.Conditions) == len(d.Status.Conditions) &&
 			before.Status.AvailableReplicas == d.Status.AvailableReplicas {
 			continue

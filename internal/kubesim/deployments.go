@@ -1,8 +1,8 @@
-// Package deploysim plays the Deployment controller where a test cluster has
-// none: it writes the status a real one writes after observing the
-// Deployment's current generation (counts, conditions, their times, the
-// newest ReplicaSet's name), as kwok does for nodes and pods.
-package deploysim
+// Package kubesim plays the controllers a test cluster lacks (Deployment,
+// Job, kubelet): it writes the status a real one writes, in a real one's
+// order (counts, conditions, their times, the newest ReplicaSet's name), as
+// kwok does for nodes and pods, so the checks that read it run for real.
+package kubesim
 
 import (
 	"encoding/json"

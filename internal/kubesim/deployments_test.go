@@ -1,4 +1,4 @@
-package deploysim
+package kubesim
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package runner
+package kubesim
 
 import (
 	"testing"
@@ -13,7 +13,7 @@ import (
 func TestPodReady(t *testing.T) {
 	now := metav1.NewTime(time.Unix(1000, 0))
 	p := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "kserve-container", Image: "sklearn"}}}}
-	setPodReady(p, now)
+	PodReady(p, now)
 	assert.Equal(t, corev1.PodRunning, p.Status.Phase)
 	require.Len(t, p.Status.ContainerStatuses, 1)
 	assert.True(t, p.Status.ContainerStatuses[0].Ready)

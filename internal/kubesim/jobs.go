@@ -1,4 +1,4 @@
-package runner
+package kubesim
 
 import (
 	batchv1 "k8s.io/api/batch/v1"
@@ -11,8 +11,8 @@ import (
 // condition first, a finished Job cannot run again), so a scenario plays them
 // in a real Job's order.
 
-// setJobRunning: the Job started and its pods are running and ready.
-func setJobRunning(j *batchv1.Job, now metav1.Time) {
+// JobRunning: the Job started and its pods are running and ready.
+func JobRunning(j *batchv1.Job, now metav1.Time) {
 	active := int32(1)
 	if j.Spec.Parallelism != nil {
 		active = *j.Spec.Parallelism
@@ -22,8 +22,8 @@ func setJobRunning(j *batchv1.Job, now metav1.Time) {
 	j.Status.Ready = &active
 }
 
-// setJobSucceeded: every completion succeeded.
-func setJobSucceeded(j *batchv1.Job, now metav1.Time) {
+// JobSucceeded: every completion succeeded.
+func JobSucceeded(j *batchv1.Job, now metav1.Time) {
 	completions := int32(1)
 	if j.Spec.Completions != nil {
 		completions = *j.Spec.Completions
@@ -38,8 +38,16 @@ func setJobSucceeded(j *batchv1.Job, now metav1.Time) {
 	setJobCondition(j, batchv1.JobComplete, batchv1.JobReasonCompletionsReached, message, now)
 }
 
-// setJobFailed: the Job ran out of retries (or failed for f.Reason).
-func setJobFailed(j *batchv1.Job, f JobFailure, now metav1.Time) {
+// JobFailed: the Job ran out of retries (or failed for f.Reason).
+// JobFailure says how a Job fails.
+type JobFailure struct {
+	// Reason of Failed; BackoffLimitExceeded by default.
+	Reason string
+	// Message of Failed.
+	Message string
+}
+
+func JobFailed(j *batchv1.Job, f JobFailure, now metav1.Time) {
 	backoffLimit := int32(6)
 	if j.Spec.BackoffLimit != nil {
 		backoffLimit = *j.Spec.BackoffLimit
@@ -78,37 +86,4 @@ func setJobCondition(j *batchv1.Job, t batchv1.JobConditionType, reason, message
 		}
 	}
 	j.Status.Conditions = append(j.Status.Conditions, next)
-}
-
-// setPodReady: the pod is scheduled, its containers started and passed
-// their readiness probes.
-func setPodReady(p *corev1.Pod, now metav1.Time) {
-	p.Status.Phase = corev1.PodRunning
-	if p.Status.StartTime == nil {
-		p.Status.StartTime = &now
-	}
-	for _, t := range []corev1.PodConditionType{corev1.PodScheduled, corev1.PodInitialized, corev1.ContainersReady, corev1.PodReady} {
-		setPodCondition(p, t, now)
-	}
-	started := true
-	statuses := make([]corev1.ContainerStatus, 0, len(p.Spec.Containers))
-	for _, c := range p.Spec.Containers {
-		statuses = append(statuses, corev1.ContainerStatus{
-			Name: c.Name, Image: c.Image, ImageID: c.Image, Ready: true, Started: &started,
-			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}},
-		})
-	}
-	p.Status.ContainerStatuses = statuses
-}
-
-func setPodCondition(p *corev1.Pod, t corev1.PodConditionType, now metav1.Time) {
-	for i, c := range p.Status.Conditions {
-		if c.Type == t {
-			if c.Status != corev1.ConditionTrue {
-				p.Status.Conditions[i] = corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now}
-			}
-			return
-		}
-	}
-	p.Status.Conditions = append(p.Status.Conditions, corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: now})
 }
