@@ -26,15 +26,12 @@ type Result struct {
 }
 
 // serverSideApply server-side applies desired (a typed object with name and
-// namespace set) over observed (the child as last seen, which this parent
+// namespace set, stamped) over observed (the child as last seen, which this parent
 // controls) and decodes the live object back into desired. When observed
 // already carries exactly what desired says (Unchanged), nothing is sent.
 func serverSideApply(ctx context.Context, c client.Client, desired, observed client.Object) (Result, error) {
 	u, err := toApplyable(c.Scheme(), desired)
 	if err != nil {
-		return Result{}, err
-	}
-	if err := stampFingerprint(u); err != nil {
 		return Result{}, err
 	}
 	same, err := Unchanged(observed, u)

@@ -68,6 +68,9 @@ func (a Applier) Check(observed client.Object) error {
 // is a *NotOwnedError and nothing is written. The applied object is decoded
 // back into desired.
 func (a Applier) Apply(ctx context.Context, desired, observed client.Object) (Result, error) {
+	if err := stamp(a.Client.Scheme(), desired); err != nil {
+		return Result{}, err
+	}
 	if isAbsent(observed) {
 		return a.create(ctx, desired)
 	}

@@ -17,19 +17,32 @@ import (
 // it, and server-side apply would remove it); a new digest can.
 const FingerprintAnnotation = "serving.fsmserve.io/applied"
 
-// stampFingerprint records the digest of the apply request in the request.
-func stampFingerprint(u *unstructured.Unstructured) error {
+// stamp records in obj's annotations the digest of the apply request obj
+// makes (the annotation itself left out), before it is created or applied:
+// a Deployment counts an annotation change as a new generation, so the
+// digest must arrive with the spec it describes, never after it.
+func stamp(scheme *runtime.Scheme, obj client.Object) error {
+	u, err := toApplyable(scheme, obj)
+	if err != nil {
+		return err
+	}
+	annotations := u.GetAnnotations()
+	delete(annotations, FingerprintAnnotation)
+	if len(annotations) == 0 {
+		annotations = nil // absent, as on an object never stamped
+	}
+	u.SetAnnotations(annotations)
 	raw, err := json.Marshal(u.Object)
 	if err != nil {
 		return err
 	}
 	sum := sha256.Sum256(raw)
-	annotations := u.GetAnnotations()
+	annotations = obj.GetAnnotations()
 	if annotations == nil {
 		annotations = map[string]string{}
 	}
 	annotations[FingerprintAnnotation] = hex.EncodeToString(sum[:12])
-	u.SetAnnotations(annotations)
+	obj.SetAnnotations(annotations)
 	return nil
 }
 

@@ -40,11 +40,12 @@ func request(t *testing.T, d *appsv1.Deployment) *unstructured.Unstructured {
 	t.Helper()
 	s := runtime.NewScheme()
 	_ = appsv1.AddToScheme(s)
-	u, err := toApplyable(s, d.DeepCopy())
-	if err != nil {
+	d = d.DeepCopy()
+	if err := stamp(s, d); err != nil {
 		t.Fatal(err)
 	}
-	if err := stampFingerprint(u); err != nil {
+	u, err := toApplyable(s, d)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return u
@@ -88,5 +89,30 @@ func TestUnchanged(t *testing.T) {
 				t.Errorf("Unchanged = %v, want %v", got, c.same)
 			}
 		})
+	}
+}
+
+// Stamping an object already stamped gives the same digest: the digest
+// leaves itself out.
+func TestStampIsStable(t *testing.T) {
+	s := runtime.NewScheme()
+	_ = appsv1.AddToScheme(s)
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "ns"}}
+	if err := stamp(s, d); err != nil {
+		t.Fatal(err)
+	}
+	first := d.Annotations[FingerprintAnnotation]
+	if err := stamp(s, d); err != nil {
+		t.Fatal(err)
+	}
+	if first == "" || d.Annotations[FingerprintAnnotation] != first {
+		t.Errorf("digest moved from %q to %q", first, d.Annotations[FingerprintAnnotation])
+	}
+	d.Spec.Paused = true
+	if err := stamp(s, d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Annotations[FingerprintAnnotation] == first {
+		t.Error("a spec change kept the digest")
 	}
 }

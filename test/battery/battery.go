@@ -12,7 +12,6 @@ package battery
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -27,99 +26,135 @@ import (
 	"github.com/fsmserve/fsmserve/machines/engine"
 )
 
-// Kind is what the battery needs to know about one lifecycle kind.
-type Kind[S ~string, T ~string, O any] struct {
+// Subject is one lifecycle the battery watches: an object's, or one entry
+// of an object that holds several (a node's models).
+type Subject struct {
+	// Name says which, in failures.
+	Name string
+	// Stored is the state stored before the manager started.
+	Stored string
+	// Lifecycle reads the lifecycle as it is now; nil when there is none.
+	Lifecycle func(ctx context.Context, c client.Client) (*common.Lifecycle, error)
+}
+
+// Plan is the battery for one machine.
+type Plan[S ~string, T ~string, O any] struct {
 	Definition *engine.Definition[S, T, O]
 	// Controller is the controller's name in controller-runtime's metrics.
 	Controller string
-	// New returns the object to store in a state: a valid spec that can
-	// reach Goal in the world World plays.
-	New func(namespace, name string) client.Object
-	// Lifecycle points at the object's status.lifecycle.
-	Lifecycle func(client.Object) **common.Lifecycle
-	// Goal is the state every object must end in.
-	Goal S
-	// Prepare, when set, makes the world the objects need (nodes, groups,
+	// Prepare, when set, makes the world the subjects need (nodes, groups,
 	// configuration) before any is stored.
 	Prepare func(ctx context.Context, c client.Client, namespace string) error
+	// Seed stores each state given, as an earlier fsmserve would have left
+	// it, and returns the subjects in the order given.
+	Seed func(ctx context.Context, c client.Client, namespace string, states []S) ([]Subject, error)
+	// Goal is the state every subject must end in, unless Ends names
+	// another for the state stored.
+	Goal S
+	Ends map[S]S
 	// Skip names the states not stored, each with the reason.
 	Skip map[S]string
 	// World plays the controllers the test cluster lacks, once; the
-	// battery calls it until the objects converge. It must be idempotent.
+	// battery calls it until the subjects converge. It must be idempotent.
 	World func(ctx context.Context, c client.Client, namespace string) error
-	// Children are the kinds of children; an object controls at most one
-	// object of each.
-	Children []func() client.ObjectList
+	// Children are the kinds of children and what makes one a duplicate.
+	Children []Child
 }
+
+// Child is one kind of child: no two children of the kind may share a key.
+type Child struct {
+	List func() client.ObjectList
+	// Key says what must be unique; nil: the controller (an object
+	// controls at most one child of the kind).
+	Key func(client.Object) string
+}
+
+// OnePer is a child kind an object controls at most one of.
+func OnePer(list func() client.ObjectList) Child { return Child{List: list} }
 
 // Host is where the battery runs: an API server with the platform
 // installed, and a way to start a fresh manager on it.
 type Host struct {
 	Config *rest.Config
 	Client client.Client
-	// Start starts a fresh manager with every controller on cfg, waits for
-	// its caches and returns a function that stops it.
-	Start func(ctx context.Context, cfg *rest.Config) (stop func(), err error)
+	// Start starts a fresh manager on cfg for the battery's namespace,
+	// waits for its caches and returns a function that stops it.
+	Start func(ctx context.Context, cfg *rest.Config, namespace string) (stop func(), err error)
 }
 
-// Converge is how long the objects have to reach the goal.
+// Converge is how long the subjects have to reach their goal.
 var Converge = 90 * time.Second
 
-// Run runs the battery for one kind.
-func Run[S ~string, T ~string, O any](t *testing.T, h Host, k Kind[S, T, O]) {
-	ns := namespace(t, h.Client, k.Definition.Name)
-	if k.Prepare != nil {
-		if err := k.Prepare(context.Background(), h.Client, ns); err != nil {
+// Run runs the battery for one machine.
+func (p Plan[S, T, O]) Run(t *testing.T, h Host) {
+	ctx := context.Background()
+	ns := namespace(t, h.Client, p.Definition.Name)
+	if p.Prepare != nil {
+		if err := p.Prepare(ctx, h.Client, ns); err != nil {
 			t.Fatal(err)
 		}
 	}
-	seeded := seed(t, h.Client, k, ns)
-	refusedBefore := refusedTriggers(t, k.Definition.Name)
+	subjects, err := p.Seed(ctx, h.Client, ns, p.States())
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedBefore := refusedTriggers(t, p.Definition.Name)
 
-	stop := start(t, h, nil)
-	converge(t, h.Client, k, ns, seeded)
+	stop := start(t, h, ns, nil)
+	p.converge(t, h.Client, ns, subjects)
 	stop()
 
-	t.Run("EveryTransitionIsPermitted", func(t *testing.T) { checkHistories(t, h.Client, k, seeded) })
+	t.Run("EveryTransitionIsPermitted", func(t *testing.T) { p.checkHistories(t, h.Client, subjects) })
 	t.Run("NoTriggerRefused", func(t *testing.T) {
-		if n := refusedTriggers(t, k.Definition.Name) - refusedBefore; n != 0 {
+		if n := refusedTriggers(t, p.Definition.Name) - refusedBefore; n != 0 {
 			t.Errorf("%v triggers refused: Classify implied a trigger the state does not permit (see fsmserve_lifecycle_refused_triggers_total)", n)
 		}
 	})
-	t.Run("NoDuplicateChild", func(t *testing.T) { checkChildren(t, h.Client, k, ns) })
-	t.Run("ZeroWritesOnASettledObject", func(t *testing.T) {
-		writes := &WriteLog{}
-		before := reconciles(t, k.Controller)
-		stop := start(t, h, writes)
-		defer stop()
-		waitFor(t, 30*time.Second, func() string {
-			if n := reconciles(t, k.Controller) - before; n < float64(len(seeded)) {
-				return fmt.Sprintf("the fresh manager reconciled %v of %d objects", n, len(seeded))
-			}
-			return ""
-		})
-		// Events are sent asynchronously; give them time to show.
-		time.Sleep(time.Second)
-		if w := writes.Writes(); len(w) != 0 {
-			t.Errorf("a fresh manager wrote %d times to %d settled objects:\n  %s", len(w), len(seeded), strings.Join(w, "\n  "))
+	t.Run("NoDuplicateChild", func(t *testing.T) { checkChildren(t, h.Client, p.Children, ns) })
+	t.Run("ZeroWritesOnASettledObject", func(t *testing.T) { p.checkNoWrites(t, h, ns, len(subjects)) })
+}
+
+// checkNoWrites starts a fresh manager on the settled subjects: it
+// reconciles every one and writes nothing.
+func (p Plan[S, T, O]) checkNoWrites(t *testing.T, h Host, ns string, n int) {
+	writes := &WriteLog{}
+	before := reconciles(t, p.Controller)
+	stop := start(t, h, ns, writes)
+	defer stop()
+	waitFor(t, 30*time.Second, func() string {
+		if got := reconciles(t, p.Controller) - before; got < float64(n) {
+			return fmt.Sprintf("the fresh manager reconciled %v times for %d subjects", got, n)
 		}
+		return ""
 	})
+	// Events are sent asynchronously; give them time to show.
+	time.Sleep(time.Second)
+	if w := writes.Writes(); len(w) != 0 {
+		t.Errorf("a fresh manager wrote %d times to %d settled subjects:\n  %s", len(w), n, strings.Join(w, "\n  "))
+	}
 }
 
 // States lists the states the battery stores: all but the Final (a deletion
 // is its own story) and Abstract ones, and those skipped.
-func (k Kind[S, T, O]) States() []S {
+func (p Plan[S, T, O]) States() []S {
 	var out []S
-	for _, r := range k.Definition.States {
+	for _, r := range p.Definition.States {
 		if r.Kind == engine.Final || r.Kind == engine.Abstract {
 			continue
 		}
-		if _, skip := k.Skip[r.State]; skip {
+		if _, skip := p.Skip[r.State]; skip {
 			continue
 		}
 		out = append(out, r.State)
 	}
 	return out
+}
+
+func (p Plan[S, T, O]) goalOf(stored string) S {
+	if g, ok := p.Ends[S(stored)]; ok {
+		return g
+	}
+	return p.Goal
 }
 
 func namespace(t *testing.T, c client.Client, kind string) string {
@@ -131,62 +166,41 @@ func namespace(t *testing.T, c client.Client, kind string) string {
 	return ns.Name
 }
 
-// seed creates one object per state and stores the state in its status,
-// as an earlier fsmserve would have left it. It returns the objects'
-// names by the state stored.
-func seed[S ~string, T ~string, O any](t *testing.T, c client.Client, k Kind[S, T, O], ns string) map[S]client.Object {
-	t.Helper()
-	ctx := context.Background()
-	out := map[S]client.Object{}
-	for _, s := range k.States() {
-		obj := k.New(ns, strings.ToLower(string(s)))
-		if err := c.Create(ctx, obj); err != nil {
-			t.Fatalf("create the object for %s: %v", s, err)
-		}
-		*k.Lifecycle(obj) = &common.Lifecycle{Machine: k.Definition.Name, State: string(s)}
-		if err := c.Status().Update(ctx, obj); err != nil {
-			t.Fatalf("store state %s: %v", s, err)
-		}
-		out[s] = obj
-	}
-	return out
-}
-
-func start(t *testing.T, h Host, writes *WriteLog) func() {
+func start(t *testing.T, h Host, ns string, writes *WriteLog) func() {
 	t.Helper()
 	cfg := rest.CopyConfig(h.Config)
 	if writes != nil {
 		cfg.Wrap(writes.wrap)
 	}
-	stop, err := h.Start(context.Background(), cfg)
+	stop, err := h.Start(context.Background(), cfg, ns)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return stop
 }
 
-// converge plays the world until every object is in the goal state.
-func converge[S ~string, T ~string, O any](t *testing.T, c client.Client, k Kind[S, T, O], ns string, seeded map[S]client.Object) {
+// converge plays the world until every subject is in its goal state.
+func (p Plan[S, T, O]) converge(t *testing.T, c client.Client, ns string, subjects []Subject) {
 	t.Helper()
 	ctx := context.Background()
 	waitFor(t, Converge, func() string {
-		if k.World != nil {
-			if err := k.World(ctx, c, ns); err != nil {
+		if p.World != nil {
+			if err := p.World(ctx, c, ns); err != nil {
 				return "world: " + err.Error()
 			}
 		}
 		var off []string
-		for s, obj := range sortedObjects(seeded) {
-			got := k.New(obj.GetNamespace(), obj.GetName())
-			if err := c.Get(ctx, client.ObjectKeyFromObject(obj), got); err != nil {
+		for _, sub := range subjects {
+			l, err := sub.Lifecycle(ctx, c)
+			if err != nil {
 				return err.Error()
 			}
-			if l := *k.Lifecycle(got); l == nil || l.State != string(k.Goal) {
-				off = append(off, fmt.Sprintf("stored %s: now %s", s, describe(l)))
+			if goal := p.goalOf(sub.Stored); l == nil || l.State != string(goal) {
+				off = append(off, fmt.Sprintf("%s, stored %s: now %s, want %s", sub.Name, sub.Stored, describe(l), goal))
 			}
 		}
 		if len(off) > 0 {
-			return fmt.Sprintf("%d objects not %s:\n  %s", len(off), k.Goal, strings.Join(off, "\n  "))
+			return fmt.Sprintf("%d subjects not at their goal:\n  %s", len(off), strings.Join(off, "\n  "))
 		}
 		return ""
 	})
@@ -201,24 +215,26 @@ func describe(l *common.Lifecycle) string {
 
 // checkHistories: every recorded transition is an edge of the definition,
 // and the first leaves the state stored.
-func checkHistories[S ~string, T ~string, O any](t *testing.T, c client.Client, k Kind[S, T, O], seeded map[S]client.Object) {
-	bp := k.Definition.Blueprint()
-	for s, obj := range sortedObjects(seeded) {
-		got := k.New(obj.GetNamespace(), obj.GetName())
-		if err := c.Get(context.Background(), client.ObjectKeyFromObject(obj), got); err != nil {
+func (p Plan[S, T, O]) checkHistories(t *testing.T, c client.Client, subjects []Subject) {
+	bp := p.Definition.Blueprint()
+	for _, sub := range subjects {
+		l, err := sub.Lifecycle(context.Background(), c)
+		if err != nil {
 			t.Fatal(err)
 		}
-		l := *k.Lifecycle(got)
-		if s != k.Goal && len(l.History) == 0 {
-			t.Errorf("stored %s: reached %s with no transition recorded", s, l.State)
+		if l == nil {
 			continue
 		}
-		if len(l.History) > 0 && len(l.History) < common.MaxLifecycleHistory && l.History[0].From != string(s) {
-			t.Errorf("stored %s: the first transition leaves %s", s, l.History[0].From)
+		if sub.Stored != string(p.goalOf(sub.Stored)) && len(l.History) == 0 {
+			t.Errorf("%s, stored %s: reached %s with no transition recorded", sub.Name, sub.Stored, l.State)
+			continue
+		}
+		if len(l.History) > 0 && len(l.History) < common.MaxLifecycleHistory && l.History[0].From != sub.Stored {
+			t.Errorf("%s, stored %s: the first transition leaves %s", sub.Name, sub.Stored, l.History[0].From)
 		}
 		for _, tr := range l.History {
 			if !permitted(bp, tr) {
-				t.Errorf("stored %s: %s --%s--> %s is not an edge of the definition", s, tr.From, tr.Trigger, tr.To)
+				t.Errorf("%s, stored %s: %s --%s--> %s is not an edge of the definition", sub.Name, sub.Stored, tr.From, tr.Trigger, tr.To)
 			}
 		}
 	}
@@ -233,10 +249,10 @@ func permitted[S ~string, T ~string](bp engine.Blueprint[S, T], tr common.Lifecy
 	return false
 }
 
-// checkChildren: no object controls two children of one kind.
-func checkChildren[S ~string, T ~string, O any](t *testing.T, c client.Client, k Kind[S, T, O], ns string) {
-	for _, newList := range k.Children {
-		list := newList()
+// checkChildren: no two children of a kind share a key.
+func checkChildren(t *testing.T, c client.Client, children []Child, ns string) {
+	for _, child := range children {
+		list := child.List()
 		if err := c.List(context.Background(), list, client.InNamespace(ns)); err != nil {
 			t.Fatal(err)
 		}
@@ -244,31 +260,22 @@ func checkChildren[S ~string, T ~string, O any](t *testing.T, c client.Client, k
 		if err != nil {
 			t.Fatal(err)
 		}
-		byParent := map[string][]string{}
+		byKey := map[string][]string{}
 		for _, item := range items {
 			o := item.(client.Object)
-			if ref := metav1.GetControllerOf(o); ref != nil {
-				byParent[ref.Name] = append(byParent[ref.Name], o.GetName())
+			ref := metav1.GetControllerOf(o)
+			if ref == nil {
+				continue
 			}
+			key := ref.Name
+			if child.Key != nil {
+				key += " " + child.Key(o)
+			}
+			byKey[key] = append(byKey[key], o.GetName())
 		}
-		for parent, names := range byParent {
+		for key, names := range byKey {
 			if len(names) > 1 {
-				t.Errorf("%s controls %d %T: %v", parent, len(names), list, names)
-			}
-		}
-	}
-}
-
-func sortedObjects[S ~string](m map[S]client.Object) func(func(S, client.Object) bool) {
-	keys := make([]S, 0, len(m))
-	for s := range m {
-		keys = append(keys, s)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	return func(yield func(S, client.Object) bool) {
-		for _, s := range keys {
-			if !yield(s, m[s]) {
-				return
+				t.Errorf("%d of %T share %q: %v", len(names), list, key, names)
 			}
 		}
 	}

@@ -58,7 +58,7 @@ func newHost(t *testing.T) battery.Host {
 var clock = clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 
 // startManager starts every fsmserve controller in a fresh manager.
-func startManager(ctx context.Context, cfg *rest.Config) (func(), error) {
+func startManager(ctx context.Context, cfg *rest.Config, _ string) (func(), error) {
 	mgr, err := controllers.NewManager(cfg, controllers.ManagerOptions{SystemNamespace: config.DefaultSystemNamespace, Restartable: true})
 	if err != nil {
 		return nil, err
@@ -67,6 +67,12 @@ func startManager(ctx context.Context, cfg *rest.Config) (func(), error) {
 		TracerProvider: tracing.NewProvider("fsmserve-battery", tracetest.NewSpanRecorder()), ClusterDomain: "cluster.local"}); err != nil {
 		return nil, err
 	}
+	return run(ctx, mgr)
+}
+
+// run starts a manager and waits for its caches; the function it returns
+// stops it.
+func run(ctx context.Context, mgr ctrl.Manager) (func(), error) {
 	mctx, cancel := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { done <- mgr.Start(mctx) }()

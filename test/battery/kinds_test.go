@@ -43,45 +43,43 @@ func deploymentsAvailable(ctx context.Context, c client.Client, ns string) error
 }
 
 func TestInferenceServiceBattery(t *testing.T) {
-	battery.Run(t, newHost(t), battery.Kind[isvcmachine.State, isvcmachine.Trigger, isvcmachine.Observation]{
+	battery.Plan[isvcmachine.State, isvcmachine.Trigger, isvcmachine.Observation]{
 		Definition: isvcmachine.Definition,
 		Controller: "inferenceservice",
-		New: func(ns, name string) client.Object {
+		Seed: battery.Objects[isvcmachine.State](isvcmachine.MachineName, func(ns, name string) client.Object {
 			return &v1beta1.InferenceService{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 				Spec: v1beta1.InferenceServiceSpec{Predictor: v1beta1.PredictorSpec{
 					SKLearn: &v1beta1.SKLearnSpec{PredictorExtensionSpec: v1beta1.PredictorExtensionSpec{StorageURI: ptr("gs://bucket/" + name)}}}}}
+		}, func(o client.Object) **common.Lifecycle { return &o.(*v1beta1.InferenceService).Status.Lifecycle }),
+		Goal:  isvcmachine.Ready,
+		World: deploymentsAvailable,
+		Children: []battery.Child{
+			battery.OnePer(func() client.ObjectList { return &appsv1.DeploymentList{} }),
+			battery.OnePer(func() client.ObjectList { return &corev1.ServiceList{} }),
+			battery.OnePer(func() client.ObjectList { return &networkingv1.IngressList{} }),
+			battery.OnePer(func() client.ObjectList { return &autoscalingv2.HorizontalPodAutoscalerList{} }),
 		},
-		Lifecycle: func(o client.Object) **common.Lifecycle { return &o.(*v1beta1.InferenceService).Status.Lifecycle },
-		Goal:      isvcmachine.Ready,
-		World:     deploymentsAvailable,
-		Children: []func() client.ObjectList{
-			func() client.ObjectList { return &appsv1.DeploymentList{} },
-			func() client.ObjectList { return &corev1.ServiceList{} },
-			func() client.ObjectList { return &networkingv1.IngressList{} },
-			func() client.ObjectList { return &autoscalingv2.HorizontalPodAutoscalerList{} },
-		},
-	})
+	}.Run(t, newHost(t))
 }
 
 func TestInferenceGraphBattery(t *testing.T) {
-	battery.Run(t, newHost(t), battery.Kind[igmachine.State, igmachine.Trigger, igmachine.Observation]{
+	battery.Plan[igmachine.State, igmachine.Trigger, igmachine.Observation]{
 		Definition: igmachine.Definition,
 		Controller: "inferencegraph",
-		New: func(ns, name string) client.Object {
+		Seed: battery.Objects[igmachine.State](igmachine.MachineName, func(ns, name string) client.Object {
 			return &v1alpha1.InferenceGraph{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
 				Spec: v1alpha1.InferenceGraphSpec{Nodes: map[string]v1alpha1.InferenceRouter{
 					v1alpha1.GraphRootNodeName: {RouterType: v1alpha1.Sequence, Steps: []v1alpha1.InferenceStep{
 						{StepName: "a", InferenceTarget: v1alpha1.InferenceTarget{ServiceURL: "http://a.example.com/v1/models/a:predict"}}}}}}}
+		}, func(o client.Object) **common.Lifecycle { return &o.(*v1alpha1.InferenceGraph).Status.Lifecycle }),
+		Goal:  igmachine.Ready,
+		World: deploymentsAvailable,
+		Children: []battery.Child{
+			battery.OnePer(func() client.ObjectList { return &appsv1.DeploymentList{} }),
+			battery.OnePer(func() client.ObjectList { return &corev1.ServiceList{} }),
+			battery.OnePer(func() client.ObjectList { return &autoscalingv2.HorizontalPodAutoscalerList{} }),
 		},
-		Lifecycle: func(o client.Object) **common.Lifecycle { return &o.(*v1alpha1.InferenceGraph).Status.Lifecycle },
-		Goal:      igmachine.Ready,
-		World:     deploymentsAvailable,
-		Children: []func() client.ObjectList{
-			func() client.ObjectList { return &appsv1.DeploymentList{} },
-			func() client.ObjectList { return &corev1.ServiceList{} },
-			func() client.ObjectList { return &autoscalingv2.HorizontalPodAutoscalerList{} },
-		},
-	})
+	}.Run(t, newHost(t))
 }
 
 func ptr[T any](v T) *T { return &v }

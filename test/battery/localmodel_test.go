@@ -89,22 +89,21 @@ func agentsDownloaded(ctx context.Context, c client.Client, _ string) error {
 }
 
 func TestLocalModelCacheBattery(t *testing.T) {
-	battery.Run(t, newHost(t), battery.Kind[machine.State, machine.Trigger, machine.Observation]{
+	battery.Plan[machine.State, machine.Trigger, machine.Observation]{
 		Definition: machine.Definition,
 		Controller: "localmodelcache",
 		Prepare:    cachePlatform,
-		New: func(_, name string) client.Object {
+		Seed: battery.Objects[machine.State](machine.MachineName, func(_, name string) client.Object {
 			return &v1alpha1.LocalModelCache{ObjectMeta: metav1.ObjectMeta{Name: name}, Spec: v1alpha1.LocalModelCacheSpec{
 				SourceModelUri: "gs://bucket/" + name, ModelSize: resource.MustParse("1Gi"), NodeGroups: []string{pool}}}
-		},
-		Lifecycle: func(o client.Object) **common.Lifecycle { return &o.(*v1alpha1.LocalModelCache).Status.Lifecycle },
-		Goal:      machine.Ready,
+		}, func(o client.Object) **common.Lifecycle { return &o.(*v1alpha1.LocalModelCache).Status.Lifecycle }),
+		Goal: machine.Ready,
 		Skip: map[machine.State]string{
 			machine.WaitingForUsers: "a deletion waiting for its users: a state only a deleted object is in",
 		},
 		World: agentsDownloaded,
-		Children: []func() client.ObjectList{
-			func() client.ObjectList { return &corev1.PersistentVolumeClaimList{} },
+		Children: []battery.Child{
+			battery.OnePer(func() client.ObjectList { return &corev1.PersistentVolumeClaimList{} }),
 		},
-	})
+	}.Run(t, newHost(t))
 }
