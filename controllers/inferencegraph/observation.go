@@ -7,8 +7,8 @@ import (
 	machine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 	"github.com/fsmserve/fsmserve/machines/workload"
 	"github.com/fsmserve/fsmserve/steps/apply"
-	"github.com/fsmserve/fsmserve/steps/graph"
 	"github.com/fsmserve/fsmserve/steps/outcome"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // observation distils the world and the steps' outcomes into what the
@@ -55,6 +55,6 @@ func (w *world) desiredHash() string {
 // template is the one built for the current graph (desiredHash; "" skips
 // that check).
 func workloadOf(d *appsv1.Deployment, desiredHash string) machine.Workload {
-	current := d != nil && (desiredHash == "" || d.Spec.Template.Annotations[graph.TemplateHashAnnotation] == desiredHash)
+	current := d != nil && (desiredHash == "" || d.Spec.Template.Annotations[serving.TemplateHashAnnotation] == desiredHash)
 	return workload.Of(d, current)
 }

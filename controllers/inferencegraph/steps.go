@@ -4,15 +4,13 @@ import (
 	"context"
 
 	"go.opentelemetry.io/otel/attribute"
-	appsv1 "k8s.io/api/apps/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 	machine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 	"github.com/fsmserve/fsmserve/steps/apply"
-	"github.com/fsmserve/fsmserve/steps/graph"
 	"github.com/fsmserve/fsmserve/steps/outcome"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // ReasonRouterRejected is the reason when the API server refuses the router's
@@ -43,46 +41,10 @@ func ensureRouter(ctx context.Context, r *run) outcome.Outcome {
 
 func applyRouter(ctx context.Context, r *run) (bool, error) {
 	w, d := r.World, r.World.desired
-	changed := false
-	step := func(desired, observed client.Object) error {
-		res, err := w.applier.Apply(ctx, desired, observed)
-		changed = changed || res.Changed
-		return err
-	}
-	if err := step(d.Service, w.service); err != nil {
-		return changed, err
-	}
-	w.service = d.Service
-	stampTraceContext(d.Deployment, w.deployment, d.TemplateHash, r.TraceParent)
-	if err := step(d.Deployment, w.deployment); err != nil {
-		return changed, err
-	}
-	w.deployment = d.Deployment
-	if d.HPA != nil {
-		err := step(d.HPA, w.hpa)
-		if err == nil {
-			w.hpa = d.HPA
-		}
-		return changed, err
-	}
-	if w.hpa != nil {
-		_, err := w.applier.Delete(ctx, w.hpa)
-		changed, w.hpa = changed || err == nil, nil
-		return changed, err
-	}
-	return changed, nil
-}
-
-// stampTraceContext gives the router's pod template the current episode's
-// trace context only when the template itself changes, so the context rides
-// along with rollouts that happen anyway and never causes one.
-func stampTraceContext(desired, live *appsv1.Deployment, hash, traceParent string) {
-	if live != nil && live.Spec.Template.Annotations[graph.TemplateHashAnnotation] == hash {
-		if previous, ok := live.Spec.Template.Annotations[graph.TraceParentAnnotation]; ok {
-			traceParent = previous
-		}
-	}
-	desired.Spec.Template.Annotations[graph.TraceParentAnnotation] = traceParent
+	serving.StampTemplate(d.Deployment, w.deployment, r.TraceParent)
+	now, changed, err := serving.Ensure(ctx, w.applier, d.Children, w.children())
+	w.deployment, w.service, w.hpa = now.Deployment, now.Service, now.HPA
+	return changed, err
 }
 
 // deleteRouter removes the router of a stopped graph.
@@ -100,7 +62,7 @@ func deleteChildren(ctx context.Context, r *run) outcome.Outcome {
 // holds no other).
 func deleteOwn(ctx context.Context, r *run, span string) outcome.Outcome {
 	w := r.World
-	children := apply.Present(w.hpa, w.deployment, w.service)
+	children := w.children().Present()
 	if len(children) == 0 {
 		return outcome.OK(false)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
-	"github.com/fsmserve/fsmserve/steps/graph"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 func TestServiceNamesIndexEachServiceOnce(t *testing.T) {
@@ -50,7 +50,7 @@ func TestWorkloadOf(t *testing.T) {
 		return &appsv1.Deployment{
 			ObjectMeta: metav1.ObjectMeta{Generation: generation},
 			Spec: appsv1.DeploymentSpec{Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{
-				Annotations: map[string]string{graph.TemplateHashAnnotation: hash}}}},
+				Annotations: map[string]string{serving.TemplateHashAnnotation: hash}}}},
 			Status: appsv1.DeploymentStatus{ObservedGeneration: observed, Replicas: 1, UpdatedReplicas: 1, AvailableReplicas: 1,
 				Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue}}},
 		}

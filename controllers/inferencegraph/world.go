@@ -13,6 +13,7 @@ import (
 	machine "github.com/fsmserve/fsmserve/machines/inferencegraph"
 	"github.com/fsmserve/fsmserve/steps/apply"
 	"github.com/fsmserve/fsmserve/steps/graph"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // world is what one reconcile read about an InferenceGraph: configuration,
@@ -97,4 +98,9 @@ func (w *world) keepOwnChildren() {
 	if foreign != nil && w.problem.Kind == machine.NoProblem && w.desired != nil {
 		w.problem = machine.Problem{Kind: machine.OwnershipProblem, Reason: apply.ReasonChildNotOwned, Message: foreign.Error()}
 	}
+}
+
+// children are the serving children the world holds.
+func (w *world) children() serving.Children {
+	return serving.Children{Deployment: w.deployment, Service: w.service, HPA: w.hpa}
 }

@@ -98,8 +98,8 @@ func TestIngressReady(t *testing.T) {
 		{"a configuration problem names itself", statusInput{Obs: machine.Observation{Problem: configProblem}, IngressWanted: true}, no, "InvalidIngressConfig"},
 		{"cluster-local needs no ingress", statusInput{IngressWanted: false}, yes, ""},
 		{"predictor not serving: KServe's reason", statusInput{IngressWanted: true}, no, reasonIngressNotCreated},
-		{"serving, ingress not yet there", statusInput{IngressWanted: true, Obs: serving()}, no, "IngressNotCreated"},
-		{"serving with its ingress", statusInput{IngressWanted: true, Obs: serving(), Ingress: &networkingv1.Ingress{}}, yes, ""},
+		{"serving, ingress not yet there", statusInput{IngressWanted: true, Obs: servingObservation()}, no, "IngressNotCreated"},
+		{"serving with its ingress", statusInput{IngressWanted: true, Obs: servingObservation(), Ingress: &networkingv1.Ingress{}}, yes, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestIngressReady(t *testing.T) {
 	}
 }
 
-func serving() machine.Observation {
+func servingObservation() machine.Observation {
 	return machine.Observation{Predictor: machine.Workload{Exists: true, Serving: true, UpToDate: true, Available: 1, Desired: 1}}
 }
 
@@ -125,13 +125,13 @@ func TestSetConditions(t *testing.T) {
 		in   statusInput
 		want map[common.ConditionType]corev1.ConditionStatus
 	}{
-		{"ready: Ready is the conjunction", statusInput{State: machine.Ready, Kind: engine.Settled, Obs: serving(), Deployment: ready, IngressWanted: true, Ingress: &networkingv1.Ingress{}},
+		{"ready: Ready is the conjunction", statusInput{State: machine.Ready, Kind: engine.Settled, Obs: servingObservation(), Deployment: ready, IngressWanted: true, Ingress: &networkingv1.Ingress{}},
 			map[common.ConditionType]corev1.ConditionStatus{v1beta1.PredictorReady: yes, v1beta1.IngressReady: yes, v1beta1.Ready: yes, v1beta1.Stopped: no}},
-		{"ingress missing holds Ready back", statusInput{State: machine.Deploying, Kind: engine.Progressing, Obs: serving(), Deployment: ready, IngressWanted: true},
+		{"ingress missing holds Ready back", statusInput{State: machine.Deploying, Kind: engine.Progressing, Obs: servingObservation(), Deployment: ready, IngressWanted: true},
 			map[common.ConditionType]corev1.ConditionStatus{v1beta1.PredictorReady: yes, v1beta1.IngressReady: no, v1beta1.Ready: no}},
 		{"stopped: both components False with KServe's reason", statusInput{State: machine.Stopped, Kind: engine.Settled, Deployment: ready, IngressWanted: true},
 			map[common.ConditionType]corev1.ConditionStatus{v1beta1.PredictorReady: no, v1beta1.IngressReady: no, v1beta1.Ready: no, v1beta1.Stopped: yes}},
-		{"repairing: pods without injection cannot serve, whatever the Deployment says", statusInput{State: machine.Repairing, Kind: engine.Progressing, Obs: serving(), Deployment: ready, IngressWanted: false},
+		{"repairing: pods without injection cannot serve, whatever the Deployment says", statusInput{State: machine.Repairing, Kind: engine.Progressing, Obs: servingObservation(), Deployment: ready, IngressWanted: false},
 			map[common.ConditionType]corev1.ConditionStatus{v1beta1.PredictorReady: no, v1beta1.IngressReady: yes, v1beta1.Ready: no}},
 	}
 	for _, c := range cases {
@@ -170,10 +170,10 @@ func TestSetAddresses(t *testing.T) {
 		before          *common.URL
 		wantURL, wantCU bool
 	}{
-		{"serving writes url, address and component url", full(machine.Ready, serving()), nil, true, true},
+		{"serving writes url, address and component url", full(machine.Ready, servingObservation()), nil, true, true},
 		{"not serving yet writes nothing", full(machine.Deploying, machine.Observation{}), nil, false, false},
 		{"a degraded object keeps its url: the name still routes there", full(machine.Degraded, machine.Observation{}), common.NewURL("http://x.example.com"), true, false},
-		{"stopping clears", full(machine.Stopped, serving()), common.NewURL("http://x.example.com"), false, false},
+		{"stopping clears", full(machine.Stopped, servingObservation()), common.NewURL("http://x.example.com"), false, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

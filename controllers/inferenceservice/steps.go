@@ -15,6 +15,7 @@ import (
 	"github.com/fsmserve/fsmserve/steps/apply"
 	"github.com/fsmserve/fsmserve/steps/ingress"
 	"github.com/fsmserve/fsmserve/steps/outcome"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // ReasonDeploymentRejected is the reason when the API server refuses the
@@ -50,34 +51,10 @@ func ensurePredictor(ctx context.Context, r *run) outcome.Outcome {
 
 func applyPredictor(ctx context.Context, r *run) (bool, error) {
 	w, d := r.World, r.World.desired
-	changed := false
-	step := func(desired, observed client.Object) error {
-		res, err := w.applier.Apply(ctx, desired, observed)
-		changed = changed || res.Changed
-		return err
-	}
-	if err := step(d.Service, w.service); err != nil {
-		return changed, err
-	}
-	w.service = d.Service
-	stampTraceContext(d.Deployment, w.deployment, r.TraceParent)
-	if err := step(d.Deployment, w.deployment); err != nil {
-		return changed, err
-	}
-	w.deployment = d.Deployment
-	if d.HPA != nil {
-		err := step(d.HPA, w.hpa)
-		if err == nil {
-			w.hpa = d.HPA
-		}
-		return changed, err
-	}
-	if w.hpa != nil {
-		_, err := w.applier.Delete(ctx, w.hpa)
-		changed, w.hpa = changed || err == nil, nil
-		return changed, err
-	}
-	return changed, nil
+	serving.StampTemplate(d.Deployment, w.deployment, r.TraceParent)
+	now, changed, err := serving.Ensure(ctx, w.applier, d.Children, w.children())
+	w.deployment, w.service, w.hpa = now.Deployment, now.Service, now.HPA
+	return changed, err
 }
 
 // ensureIngress routes external traffic to the predictor once it serves, and
@@ -123,7 +100,7 @@ func deleteChildren(ctx context.Context, r *run) outcome.Outcome {
 // holds no other).
 func deleteOwn(ctx context.Context, r *run, span string) outcome.Outcome {
 	w := r.World
-	children := apply.Present(w.ingress, w.hpa, w.deployment, w.service)
+	children := append(apply.Present(w.ingress), w.children().Present()...)
 	if len(children) == 0 {
 		return outcome.OK(false)
 	}

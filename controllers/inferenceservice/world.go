@@ -15,6 +15,7 @@ import (
 	"github.com/fsmserve/fsmserve/steps/apply"
 	"github.com/fsmserve/fsmserve/steps/predictor"
 	"github.com/fsmserve/fsmserve/steps/runtime"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // world is what one reconcile read about an InferenceService: configuration,
@@ -122,4 +123,9 @@ func (w *world) keepOwnChildren() {
 
 func ownershipProblem(err error) machine.Problem {
 	return machine.Problem{Kind: machine.OwnershipProblem, Reason: apply.ReasonChildNotOwned, Message: err.Error()}
+}
+
+// children are the serving children the world holds.
+func (w *world) children() serving.Children {
+	return serving.Children{Deployment: w.deployment, Service: w.service, HPA: w.hpa}
 }

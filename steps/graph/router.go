@@ -1,14 +1,10 @@
 package graph
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"maps"
 	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
@@ -17,6 +13,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/steps/predictor"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // The router's process and port. The image comes from the router key of
@@ -31,13 +28,6 @@ const (
 	GraphJSONFlag = "--graph-json"
 	// PropagateHeadersEnv lists the header patterns the router forwards.
 	PropagateHeadersEnv = "PROPAGATE_HEADERS"
-	// TemplateHashAnnotation fingerprints the router pod template built here:
-	// the controller compares it to tell whether the router runs the current
-	// graph, and stamps the trace context only when it changes.
-	TemplateHashAnnotation = "fsmserve.io/template-hash"
-	// TraceParentAnnotation carries the trace context of the episode that
-	// rolled the router out.
-	TraceParentAnnotation = "fsmserve.io/traceparent"
 	// headersPropagate is the router key's operation the env var comes from.
 	headersPropagate = "propagate"
 	// lastAppliedAnnotation is kubectl's copy of the manifest: noise on children.
@@ -46,11 +36,11 @@ const (
 
 // Desired is what the router's children should look like.
 type Desired struct {
-	Deployment *appsv1.Deployment
-	Service    *corev1.Service
-	// HPA is nil unless the autoscaler class is hpa (the default).
-	HPA *autoscalingv2.HorizontalPodAutoscaler
-	// TemplateHash fingerprints the pod template (see TemplateHashAnnotation).
+	// Children are the Deployment, Service and (for the hpa class, the
+	// default) HPA.
+	serving.Children
+	// TemplateHash fingerprints the pod template (serving.TemplateHash): the
+	// router runs the current graph when its template carries it.
 	TemplateHash string
 }
 
@@ -59,15 +49,15 @@ type Desired struct {
 func Build(ig *v1alpha1.InferenceGraph, graphJSON []byte, cfg *config.Config) *Desired {
 	meta := objectMeta(ig)
 	class := autoscalerClass(ig)
-	d := &Desired{
+	d := &Desired{Children: serving.Children{
 		Deployment: deployment(meta, podSpec(ig, graphJSON, &cfg.Router), ig, class, &cfg.Deploy),
 		Service:    service(copyMeta(meta)),
-	}
+	}}
 	if class == v1beta1.AutoscalerClassHPA {
 		d.HPA = hpa(copyMeta(meta), &ig.Spec)
 	}
-	d.TemplateHash = templateHash(&d.Deployment.Spec.Template)
-	d.Deployment.Spec.Template.Annotations[TemplateHashAnnotation] = d.TemplateHash
+	d.TemplateHash = serving.TemplateHash(&d.Deployment.Spec.Template)
+	d.Deployment.Spec.Template.Annotations[serving.TemplateHashAnnotation] = d.TemplateHash
 	return d
 }
 
@@ -196,16 +186,4 @@ func autoscalerClass(ig *v1alpha1.InferenceGraph) v1beta1.AutoscalerClass {
 }
 
 // templateHash fingerprints a pod template without fsmserve's own stamps.
-func templateHash(t *corev1.PodTemplateSpec) string {
-	unstamped := t.DeepCopy()
-	delete(unstamped.Annotations, TemplateHashAnnotation)
-	delete(unstamped.Annotations, TraceParentAnnotation)
-	raw, err := json.Marshal(unstamped)
-	if err != nil {
-		return ""
-	}
-	sum := sha256.Sum256(raw)
-	return hex.EncodeToString(sum[:8])
-}
-
 func ptr[T any](v T) *T { return &v }

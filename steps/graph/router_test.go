@@ -13,6 +13,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/internal/golden"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 func dogBreed(mut func(*v1alpha1.InferenceGraph)) *v1alpha1.InferenceGraph {
@@ -73,7 +74,7 @@ func TestBuildRouterContainer(t *testing.T) {
 		assert.Equal(t, "vision", labels["team"])
 	}
 	assert.NotContains(t, d.Deployment.Annotations, "kubectl.kubernetes.io/last-applied-configuration")
-	assert.Equal(t, d.TemplateHash, d.Deployment.Spec.Template.Annotations[TemplateHashAnnotation])
+	assert.Equal(t, d.TemplateHash, d.Deployment.Spec.Template.Annotations[serving.TemplateHashAnnotation])
 }
 
 func TestBuildVariants(t *testing.T) {

@@ -1,8 +1,6 @@
 package predictor
 
 import (
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -10,6 +8,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/steps/runtime"
+	"github.com/fsmserve/fsmserve/steps/serving"
 )
 
 // ReasonInvalidPredictorSpec is KServe's reason for a predictor that cannot be built.
@@ -22,10 +21,9 @@ func (e *SpecError) Error() string { return e.Message }
 
 // Desired is what the predictor's children should look like.
 type Desired struct {
-	Deployment *appsv1.Deployment
-	Service    *corev1.Service
-	// HPA is nil unless the autoscaler class is hpa (the default).
-	HPA *autoscalingv2.HorizontalPodAutoscaler
+	// Children are the Deployment, Service and (for the hpa class, the
+	// default) HPA.
+	serving.Children
 	// AutoscalerClass is the class in effect.
 	AutoscalerClass v1beta1.AutoscalerClass
 }
@@ -97,11 +95,10 @@ func Build(isvc *v1beta1.InferenceService, rt *runtime.Runtime, cfg *config.Conf
 		OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(isvc, v1beta1.GroupVersion.WithKind("InferenceService"))},
 	}
 	class := autoscalerClass(isvc)
-	d := &Desired{
-		Deployment:      deployment(meta, pod, pred, class, &cfg.Deploy),
-		Service:         service(copyMeta(meta), containers, pred, cfg.Service.ServiceClusterIPNone),
-		AutoscalerClass: class,
-	}
+	d := &Desired{AutoscalerClass: class, Children: serving.Children{
+		Deployment: deployment(meta, pod, pred, class, &cfg.Deploy),
+		Service:    service(copyMeta(meta), containers, pred, cfg.Service.ServiceClusterIPNone),
+	}}
 	if class == v1beta1.AutoscalerClassHPA {
 		d.HPA = hpa(copyMeta(meta), pred)
 	}

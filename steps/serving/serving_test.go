@@ -1,4 +1,4 @@
-package inferenceservice
+package serving
 
 import (
 	"testing"
@@ -17,21 +17,21 @@ func deploymentWithImage(image string) *appsv1.Deployment {
 
 func TestTraceContextRidesOnlyWithTemplateChanges(t *testing.T) {
 	first := deploymentWithImage("a:1")
-	stampTraceContext(first, nil, "tp-1")
+	StampTemplate(first, nil, "tp-1")
 	if first.Spec.Template.Annotations[TraceParentAnnotation] != "tp-1" {
 		t.Fatal("a new Deployment carries the current episode's context")
 	}
 	same := deploymentWithImage("a:1")
-	stampTraceContext(same, first, "tp-2")
+	StampTemplate(same, first, "tp-2")
 	if got := same.Spec.Template.Annotations[TraceParentAnnotation]; got != "tp-1" {
 		t.Fatalf("an unchanged template keeps its context, got %s", got)
 	}
-	stampTraceContext(same, first, "tp-4")
+	StampTemplate(same, first, "tp-4")
 	if got := same.Spec.Template.Annotations[TraceParentAnnotation]; got != "tp-1" {
 		t.Fatalf("stamping an already stamped template again changes nothing, got %s", got)
 	}
 	changed := deploymentWithImage("a:2")
-	stampTraceContext(changed, first, "tp-3")
+	StampTemplate(changed, first, "tp-3")
 	if got := changed.Spec.Template.Annotations[TraceParentAnnotation]; got != "tp-3" {
 		t.Fatalf("a changed template takes the new context, got %s", got)
 	}
