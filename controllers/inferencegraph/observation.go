@@ -22,7 +22,7 @@ func observation(r *run) machine.Observation {
 		Mode:           string(w.mode),
 		ModeSupported:  w.mode == config.Standard,
 		Problem:        w.problem,
-		Router:         workloadOf(w.deployment, w.desiredHash()),
+		Router:         workloadOf(w.serving.Deployment, w.desiredHash()),
 		DeploymentName: ig.Name,
 	}
 	if out, ok := r.Outcome(machine.ActivityEnsureRouter); ok && o.Problem.Kind == machine.NoProblem {

@@ -41,9 +41,9 @@ func ensureRouter(ctx context.Context, r *run) outcome.Outcome {
 
 func applyRouter(ctx context.Context, r *run) (bool, error) {
 	w, d := r.World, r.World.desired
-	serving.StampTemplate(d.Deployment, w.deployment, r.TraceParent)
-	now, changed, err := serving.Ensure(ctx, w.applier, d.Children, w.children())
-	w.deployment, w.service, w.hpa = now.Deployment, now.Service, now.HPA
+	serving.StampTemplate(d.Deployment, w.serving.Deployment, r.TraceParent)
+	now, changed, err := serving.Ensure(ctx, w.applier, d.Children, w.serving)
+	w.serving = now
 	return changed, err
 }
 
@@ -62,13 +62,13 @@ func deleteChildren(ctx context.Context, r *run) outcome.Outcome {
 // holds no other).
 func deleteOwn(ctx context.Context, r *run, span string) outcome.Outcome {
 	w := r.World
-	children := w.children().Present()
+	children := w.serving.Present()
 	if len(children) == 0 {
 		return outcome.OK(false)
 	}
 	end := r.Spans.Start(span)
 	out := w.applier.DeleteAll(ctx, children...)
 	end(out.Err)
-	w.deployment, w.service, w.hpa = nil, nil, nil
+	w.serving = serving.Children{}
 	return out
 }

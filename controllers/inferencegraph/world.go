@@ -3,9 +3,6 @@ package inferencegraph
 import (
 	"context"
 
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
@@ -30,9 +27,7 @@ type world struct {
 	problem machine.Problem
 
 	// Children this graph controls (nil: absent).
-	deployment *appsv1.Deployment
-	service    *corev1.Service
-	hpa        *autoscalingv2.HorizontalPodAutoscaler
+	serving serving.Children
 }
 
 // observe reads everything the machine decides on: configuration, the
@@ -59,48 +54,15 @@ func (r *Reconciler) observe(ctx context.Context, rn *run) (*world, error) {
 }
 
 func (w *world) observeChildren(ctx context.Context, c client.Reader, ig *v1alpha1.InferenceGraph) error {
-	ns, name := ig.Namespace, ig.Name
 	var err error
-	if w.deployment, err = apply.GetOptional(ctx, c, ns, name, &appsv1.Deployment{}); err != nil {
+	if w.serving, err = serving.Observe(ctx, c, ig.Namespace, ig.Name); err != nil {
 		return err
 	}
-	if w.service, err = apply.GetOptional(ctx, c, ns, name, &corev1.Service{}); err != nil {
-		return err
-	}
-	if w.hpa, err = apply.GetOptional(ctx, c, ns, name, &autoscalingv2.HorizontalPodAutoscaler{}); err != nil {
-		return err
-	}
-	w.keepOwnChildren()
-	return nil
-}
-
-// keepOwnChildren sets aside children this graph does not control: the
-// first one found is the problem (when nothing else is), and none of them is
-// ever applied over or deleted.
-func (w *world) keepOwnChildren() {
-	var foreign error
-	own := func(obj client.Object) bool {
-		err := w.applier.Check(obj)
-		if err != nil && foreign == nil {
-			foreign = err
-		}
-		return err == nil
-	}
-	if !own(w.deployment) {
-		w.deployment = nil
-	}
-	if !own(w.service) {
-		w.service = nil
-	}
-	if !own(w.hpa) {
-		w.hpa = nil
-	}
+	// Children this graph does not control are set aside: the first is the
+	// problem (when nothing else is), and none is applied over or deleted.
+	foreign := w.serving.KeepOwn(w.applier)
 	if foreign != nil && w.problem.Kind == machine.NoProblem && w.desired != nil {
 		w.problem = machine.Problem{Kind: machine.OwnershipProblem, Reason: apply.ReasonChildNotOwned, Message: foreign.Error()}
 	}
-}
-
-// children are the serving children the world holds.
-func (w *world) children() serving.Children {
-	return serving.Children{Deployment: w.deployment, Service: w.service, HPA: w.hpa}
+	return nil
 }

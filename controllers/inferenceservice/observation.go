@@ -19,7 +19,7 @@ func observation(r *run) machine.Observation {
 		Mode:           string(w.mode),
 		ModeSupported:  w.mode == config.Standard,
 		Problem:        w.problem,
-		Predictor:      workload.Of(w.deployment, true),
+		Predictor:      workload.Of(w.serving.Deployment, true),
 		DeploymentName: isvc.PredictorDeploymentName(),
 		UninjectedPods: uninjectedPods(w.pods),
 	}

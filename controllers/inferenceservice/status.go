@@ -56,7 +56,7 @@ func deriveStatus(r *run, end lifecycle.End[machine.State, machine.Observation])
 	st.ObservedGeneration = isvc.Generation
 	setRuntimeNames(st, w)
 	in := statusInput{State: end.State, Kind: end.Record.Kind, Lifecycle: end.Lifecycle, Obs: end.Observation,
-		Built: w.desired != nil, Deployment: w.deployment, Service: w.service, Ingress: w.ingress, Pods: w.pods,
+		Built: w.desired != nil, Deployment: w.serving.Deployment, Service: w.serving.Service, Ingress: w.ingress, Pods: w.pods,
 		IngressWanted: ingress.Wanted(isvc, &w.cfg.Ingress), Now: end.Now}
 	if u, err := ingress.URL(isvc, &w.cfg.Ingress); err == nil {
 		in.URL = u
@@ -64,8 +64,8 @@ func deriveStatus(r *run, end lifecycle.End[machine.State, machine.Observation])
 	if cu, err := ingress.ComponentURL(isvc, &w.cfg.Ingress); err == nil {
 		in.ComponentURL = cu
 	}
-	if w.service != nil {
-		in.Address = ingress.Address(w.service, w.clusterDomain)
+	if w.serving.Service != nil {
+		in.Address = ingress.Address(w.serving.Service, w.clusterDomain)
 	}
 	setConditions(&st.Status, in)
 	setAddresses(st, in)

@@ -43,7 +43,7 @@ func ensurePredictor(ctx context.Context, r *run) outcome.Outcome {
 	changed, err := applyPredictor(ctx, r)
 	end(err, attribute.Bool("fsmserve.changed", changed))
 	out := apply.Outcome(err, changed, ReasonDeploymentRejected, "the predictor", "fix the predictor spec")
-	if out.Succeeded() && workload.Of(w.deployment, true).Complete() {
+	if out.Succeeded() && workload.Of(w.serving.Deployment, true).Complete() {
 		out = out.Then(deleteStalePredictors(ctx, r))
 	}
 	return out.Then(ensureIngress(ctx, r))
@@ -51,9 +51,9 @@ func ensurePredictor(ctx context.Context, r *run) outcome.Outcome {
 
 func applyPredictor(ctx context.Context, r *run) (bool, error) {
 	w, d := r.World, r.World.desired
-	serving.StampTemplate(d.Deployment, w.deployment, r.TraceParent)
-	now, changed, err := serving.Ensure(ctx, w.applier, d.Children, w.children())
-	w.deployment, w.service, w.hpa = now.Deployment, now.Service, now.HPA
+	serving.StampTemplate(d.Deployment, w.serving.Deployment, r.TraceParent)
+	now, changed, err := serving.Ensure(ctx, w.applier, d.Children, w.serving)
+	w.serving = now
 	return changed, err
 }
 
@@ -69,7 +69,7 @@ func ensureIngress(ctx context.Context, r *run) outcome.Outcome {
 		w.ingress = nil
 		return apply.Outcome(err, err == nil, ReasonDeploymentRejected, "the Ingress", "check the ingress configuration")
 	}
-	if !workload.Of(w.deployment, true).Serving {
+	if !workload.Of(w.serving.Deployment, true).Serving {
 		return outcome.OK(false)
 	}
 	ing, err := ingress.Ingress(isvc, &w.cfg.Ingress)
@@ -100,14 +100,14 @@ func deleteChildren(ctx context.Context, r *run) outcome.Outcome {
 // holds no other).
 func deleteOwn(ctx context.Context, r *run, span string) outcome.Outcome {
 	w := r.World
-	children := append(apply.Present(w.ingress), w.children().Present()...)
+	children := append(apply.Present(w.ingress), w.serving.Present()...)
 	if len(children) == 0 {
 		return outcome.OK(false)
 	}
 	end := r.Spans.Start(span)
 	out := w.applier.DeleteAll(ctx, children...)
 	end(out.Err)
-	w.deployment, w.service, w.hpa, w.ingress = nil, nil, nil, nil
+	w.serving, w.ingress = serving.Children{}, nil
 	return out
 }
 

@@ -3,8 +3,6 @@ package inferenceservice
 import (
 	"context"
 
-	appsv1 "k8s.io/api/apps/v1"
-	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -36,11 +34,9 @@ type world struct {
 	problem machine.Problem
 
 	// Children this InferenceService controls (nil: absent).
-	deployment *appsv1.Deployment
-	service    *corev1.Service
-	hpa        *autoscalingv2.HorizontalPodAutoscaler
-	ingress    *networkingv1.Ingress
-	pods       []corev1.Pod
+	serving serving.Children
+	ingress *networkingv1.Ingress
+	pods    []corev1.Pod
 }
 
 // observe reads everything the machine decides on: configuration, runtimes
@@ -69,13 +65,7 @@ func (r *Reconciler) observe(ctx context.Context, rn *run) (*world, error) {
 func (w *world) observeChildren(ctx context.Context, c client.Reader, isvc *v1beta1.InferenceService) error {
 	ns, name := isvc.Namespace, isvc.PredictorDeploymentName()
 	var err error
-	if w.deployment, err = apply.GetOptional(ctx, c, ns, name, &appsv1.Deployment{}); err != nil {
-		return err
-	}
-	if w.service, err = apply.GetOptional(ctx, c, ns, name, &corev1.Service{}); err != nil {
-		return err
-	}
-	if w.hpa, err = apply.GetOptional(ctx, c, ns, name, &autoscalingv2.HorizontalPodAutoscaler{}); err != nil {
+	if w.serving, err = serving.Observe(ctx, c, ns, name); err != nil {
 		return err
 	}
 	if w.ingress, err = apply.GetOptional(ctx, c, ns, isvc.Name, &networkingv1.Ingress{}); err != nil {
@@ -94,27 +84,12 @@ func (w *world) observeChildren(ctx context.Context, c client.Reader, isvc *v1be
 // first one found is the problem (when nothing else is), and none of them is
 // ever applied over or deleted.
 func (w *world) keepOwnChildren() {
-	var foreign error
-	check := func(obj client.Object) bool {
-		if err := w.applier.Check(obj); err != nil {
-			if foreign == nil {
-				foreign = err
-			}
-			return false
-		}
-		return true
-	}
-	if !check(w.deployment) {
-		w.deployment = nil
-	}
-	if !check(w.service) {
-		w.service = nil
-	}
-	if !check(w.hpa) {
-		w.hpa = nil
-	}
-	if !check(w.ingress) {
+	foreign := w.serving.KeepOwn(w.applier)
+	if err := w.applier.Check(w.ingress); err != nil {
 		w.ingress = nil
+		if foreign == nil {
+			foreign = err
+		}
 	}
 	if foreign != nil && w.problem.Kind == machine.NoProblem && w.desired != nil {
 		w.problem = ownershipProblem(foreign)
@@ -123,9 +98,4 @@ func (w *world) keepOwnChildren() {
 
 func ownershipProblem(err error) machine.Problem {
 	return machine.Problem{Kind: machine.OwnershipProblem, Reason: apply.ReasonChildNotOwned, Message: err.Error()}
-}
-
-// children are the serving children the world holds.
-func (w *world) children() serving.Children {
-	return serving.Children{Deployment: w.deployment, Service: w.service, HPA: w.hpa}
 }

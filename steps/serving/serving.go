@@ -109,3 +109,41 @@ func StampTemplate(desired, live *appsv1.Deployment, traceParent string) {
 	desired.Spec.Template.Annotations[TemplateHashAnnotation] = hash
 	desired.Spec.Template.Annotations[TraceParentAnnotation] = traceParent
 }
+
+// Observe reads the children named name in ns (nil when absent).
+func Observe(ctx context.Context, c client.Reader, ns, name string) (Children, error) {
+	var ch Children
+	var err error
+	if ch.Deployment, err = apply.GetOptional(ctx, c, ns, name, &appsv1.Deployment{}); err != nil {
+		return ch, err
+	}
+	if ch.Service, err = apply.GetOptional(ctx, c, ns, name, &corev1.Service{}); err != nil {
+		return ch, err
+	}
+	ch.HPA, err = apply.GetOptional(ctx, c, ns, name, &autoscalingv2.HorizontalPodAutoscaler{})
+	return ch, err
+}
+
+// KeepOwn sets aside the children the applier's parent does not control
+// (they are never applied over or deleted) and returns the first as a
+// *apply.NotOwnedError.
+func (c *Children) KeepOwn(a apply.Applier) error {
+	var foreign error
+	own := func(obj client.Object) bool {
+		err := a.Check(obj)
+		if err != nil && foreign == nil {
+			foreign = err
+		}
+		return err == nil
+	}
+	if !own(c.Deployment) {
+		c.Deployment = nil
+	}
+	if !own(c.Service) {
+		c.Service = nil
+	}
+	if !own(c.HPA) {
+		c.HPA = nil
+	}
+	return foreign
+}
