@@ -115,8 +115,7 @@ func (r *Reconciler) forRuntime(ctx context.Context, obj client.Object) []reconc
 }
 
 func concernsRuntime(isvc *v1beta1.InferenceService, name string, cluster bool) bool {
-	switch stateOf(isvc) {
-	case "", string(machine.Pending), string(machine.Resolving), string(machine.RuntimeUnavailable), string(machine.InvalidSpec):
+	if machine.SeeksRuntime(machine.State(stateOf(isvc))) {
 		return true
 	}
 	st := isvc.Status

@@ -106,3 +106,14 @@ func workloadTrigger(s State, w Workload) (Trigger, bool) {
 	}
 	return "", false
 }
+
+// SeeksRuntime reports whether an object in state s ("" for a new one)
+// has no runtime yet and is waiting for one: a runtime created, changed
+// or enabled may move it, so the controller wakes it on runtime events.
+func SeeksRuntime(s State) bool {
+	switch s {
+	case "", Pending, Resolving, RuntimeUnavailable, InvalidSpec:
+		return true
+	}
+	return false
+}

@@ -131,3 +131,16 @@ func TestSpecChangeThatChangesNoWorkloadSettlesBackToReady(t *testing.T) {
 	assert.Equal(t, Ready, m.State())
 	assert.Len(t, m.Journal(), 3, "Ready -> Resolving -> RollingOut -> Ready")
 }
+
+func TestSeeksRuntimeOnlyBeforeOneResolved(t *testing.T) {
+	for _, s := range []State{"", Pending, Resolving, RuntimeUnavailable, InvalidSpec} {
+		if !SeeksRuntime(s) {
+			t.Errorf("%q waits for a runtime", s)
+		}
+	}
+	for _, s := range []State{Deploying, Ready, RollingOut, Stopped, ConfigInvalid, Deleting} {
+		if SeeksRuntime(s) {
+			t.Errorf("%q has a runtime or does not need one", s)
+		}
+	}
+}
