@@ -6,10 +6,12 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/log"
 
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/internal/tracing"
@@ -58,7 +60,7 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 	r.deriveStatus(ctx, run, m)
 	ep.Close(r.lifecycle(obj), r.Kind.Definition.KindOf(state).EndsEpisode())
 	if err := r.persist(ctx, run, before); err != nil {
-		return ctrl.Result{}, err
+		return persistFailed(ctx, run.Deleting, err)
 	}
 	total := run.total()
 	r.publish(ctx, run, m.Journal(), ep, state, total.Changed)
@@ -66,6 +68,26 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 		return ctrl.Result{}, removeFinalizer(ctx, r.Client, obj, r.Kind.Finalizer)
 	}
 	return Result(ctx, runErr, total)
+}
+
+// conflictRetry is how soon a reconcile whose status write lost a race
+// runs again, on the newer copy.
+const conflictRetry = 100 * time.Millisecond
+
+// persistFailed turns a refused status write into the next step: a write
+// that lost a race with another writer is redone on a fresh read (the
+// expected outcome of optimistic locking, not an error to log), and an
+// object being deleted that is already gone needs nothing more. Anything
+// else is an error and backs off.
+func persistFailed(ctx context.Context, deleting bool, err error) (ctrl.Result, error) {
+	switch {
+	case apierrors.IsConflict(err):
+		log.FromContext(ctx).V(1).Info("status write lost a race; redoing it on a fresh read", "error", err.Error())
+		return ctrl.Result{RequeueAfter: conflictRetry}, nil
+	case deleting && apierrors.IsNotFound(err):
+		return ctrl.Result{}, nil
+	}
+	return ctrl.Result{}, err
 }
 
 // observe starts the run: the object's facts and the kind's world.
