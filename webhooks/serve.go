@@ -10,8 +10,12 @@ import (
 	"path/filepath"
 	"time"
 
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
@@ -26,7 +30,8 @@ import (
 )
 
 // +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=mutatingwebhookconfigurations;validatingwebhookconfigurations,verbs=get;list;watch;update;patch
-// +kubebuilder:rbac:groups="",namespace=kserve,resources=secrets,verbs=get;create;update
+// +kubebuilder:rbac:groups="",namespace=kserve,resources=secrets,verbs=create
+// +kubebuilder:rbac:groups="",namespace=kserve,resources=secrets,resourceNames=fsmserve-webhook-server-cert,verbs=get;list;watch;update
 // +kubebuilder:rbac:groups="",resources=serviceaccounts;secrets,verbs=get
 // +kubebuilder:rbac:groups=serving.kserve.io,resources=clusterstoragecontainers,verbs=get;list;watch
 
@@ -61,13 +66,30 @@ func NewServer(cfg *rest.Config, o ServeOptions) (webhook.Server, *certs.Manager
 	}
 	mutating, validating := ConfigurationNames(o.SystemNamespace)
 	svc := ServiceName + "." + o.SystemNamespace + ".svc"
+	objects, err := certificateCache(cfg, o.SystemNamespace)
+	if err != nil {
+		return nil, nil, err
+	}
 	cm := certs.New(c, certs.Options{
 		Namespace: o.SystemNamespace, SecretName: SecretName,
 		DNSNames: append([]string{svc, svc + ".cluster.local"}, o.DNSNames...), IPs: o.IPs,
-		MutatingWebhooks: mutating, ValidatingWebhooks: validating,
+		MutatingWebhooks: mutating, ValidatingWebhooks: validating, Cache: objects,
 	})
 	srv := webhook.NewServer(webhook.Options{Host: o.Host, Port: o.Port, TLSOpts: []func(*tls.Config){cm.TLSOpt}})
 	return srv, cm, nil
+}
+
+// certificateCache holds what the certificate manager reads: its one Secret
+// (no other Secret is cached) and the webhook configurations (a handful in
+// any cluster). Watching them makes the manager's checks free while nothing
+// changes, and immediate when someone reinstalls a configuration.
+func certificateCache(cfg *rest.Config, namespace string) (cache.Cache, error) {
+	return cache.New(cfg, cache.Options{Scheme: scheme.New(), ByObject: map[client.Object]cache.ByObject{
+		&corev1.Secret{}: {Namespaces: map[string]cache.Config{namespace: {}},
+			Field: fields.OneTermEqualSelector("metadata.name", SecretName)},
+		&admissionregistrationv1.MutatingWebhookConfiguration{}:   {},
+		&admissionregistrationv1.ValidatingWebhookConfiguration{}: {},
+	}})
 }
 
 func externalCerts(dir string) bool {

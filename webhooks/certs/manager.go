@@ -16,7 +16,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log"
 )
@@ -35,6 +37,11 @@ type Options struct {
 	// Interval between checks of expiry and of the injected caBundle.
 	Interval time.Duration
 	Clock    clock.WithTicker
+	// Cache, when set, is where the Secret and the webhook configurations
+	// are read: Start starts it and checks again on every change it sees,
+	// so the periodic check costs no request while nothing changes. Without
+	// it (tests, one-off Ensure calls) reads go to the client.
+	Cache cache.Cache
 }
 
 func (o *Options) defaults() {
@@ -58,6 +65,8 @@ func (o *Options) defaults() {
 // Manager issues, serves, injects and renews the webhook certificate.
 type Manager struct {
 	client  client.Client
+	reader  client.Reader
+	wake    chan struct{}
 	opts    Options
 	serving atomic.Pointer[tls.Certificate]
 	mu      sync.Mutex
@@ -69,7 +78,11 @@ type Manager struct {
 // New returns a manager; call Ensure (or run it) before serving.
 func New(c client.Client, o Options) *Manager {
 	o.defaults()
-	return &Manager{client: c, opts: o}
+	m := &Manager{client: c, reader: c, opts: o, wake: make(chan struct{}, 1)}
+	if o.Cache != nil {
+		m.reader = o.Cache
+	}
+	return m
 }
 
 // TLSOpt makes the webhook server serve the managed certificate from memory.
@@ -134,7 +147,7 @@ func (m *Manager) policy() policy {
 
 func (m *Manager) readSecret(ctx context.Context) (*corev1.Secret, error) {
 	sec := &corev1.Secret{}
-	err := m.client.Get(ctx, client.ObjectKey{Namespace: m.opts.Namespace, Name: m.opts.SecretName}, sec)
+	err := m.reader.Get(ctx, client.ObjectKey{Namespace: m.opts.Namespace, Name: m.opts.SecretName}, sec)
 	if apierrors.IsNotFound(err) {
 		return nil, nil
 	}
@@ -155,7 +168,7 @@ func (m *Manager) writeSecret(ctx context.Context, existing *corev1.Secret, s st
 func (m *Manager) inject(ctx context.Context, bundle []byte) error {
 	for _, name := range m.opts.MutatingWebhooks {
 		cfg := &admissionregistrationv1.MutatingWebhookConfiguration{}
-		if err := m.client.Get(ctx, client.ObjectKey{Name: name}, cfg); err != nil {
+		if err := m.reader.Get(ctx, client.ObjectKey{Name: name}, cfg); err != nil {
 			return fmt.Errorf("mutating webhook configuration %s: %w", name, err)
 		}
 		changed := false
@@ -170,7 +183,7 @@ func (m *Manager) inject(ctx context.Context, bundle []byte) error {
 	}
 	for _, name := range m.opts.ValidatingWebhooks {
 		cfg := &admissionregistrationv1.ValidatingWebhookConfiguration{}
-		if err := m.client.Get(ctx, client.ObjectKey{Name: name}, cfg); err != nil {
+		if err := m.reader.Get(ctx, client.ObjectKey{Name: name}, cfg); err != nil {
 			return fmt.Errorf("validating webhook configuration %s: %w", name, err)
 		}
 		changed := false
@@ -197,6 +210,9 @@ func setBundle(cc *admissionregistrationv1.WebhookClientConfig, bundle []byte) b
 // Start keeps everything current until ctx ends: renewal before expiry and
 // re-injection when someone reinstalls the configurations.
 func (m *Manager) Start(ctx context.Context) error {
+	if err := m.startCache(ctx); err != nil {
+		return err
+	}
 	t := m.opts.Clock.NewTicker(m.opts.Interval)
 	defer t.Stop()
 	for {
@@ -207,7 +223,42 @@ func (m *Manager) Start(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case <-t.C():
+		case <-m.wake:
 		}
+	}
+}
+
+// startCache starts the cache, wakes the loop on every change of the
+// objects it holds, and waits until it has them.
+func (m *Manager) startCache(ctx context.Context) error {
+	if m.opts.Cache == nil {
+		return nil
+	}
+	wake := toolscache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { m.poke() },
+		UpdateFunc: func(any, any) { m.poke() },
+		DeleteFunc: func(any) { m.poke() },
+	}
+	for _, obj := range []client.Object{&corev1.Secret{}, &admissionregistrationv1.MutatingWebhookConfiguration{}, &admissionregistrationv1.ValidatingWebhookConfiguration{}} {
+		inf, err := m.opts.Cache.GetInformer(ctx, obj)
+		if err != nil {
+			return err
+		}
+		if _, err := inf.AddEventHandler(wake); err != nil {
+			return err
+		}
+	}
+	go func() { _ = m.opts.Cache.Start(ctx) }()
+	if !m.opts.Cache.WaitForCacheSync(ctx) {
+		return errors.New("the webhook certificate cache did not sync")
+	}
+	return nil
+}
+
+func (m *Manager) poke() {
+	select {
+	case m.wake <- struct{}{}:
+	default:
 	}
 }
 
