@@ -34,6 +34,42 @@ func (w *WriteLog) Writes() []string {
 	return append([]string(nil), w.writes...)
 }
 
+// RequestLog records every request a process sends, watches apart: a
+// watch is one long request an informer keeps open, not a poll.
+type RequestLog struct {
+	mu       sync.Mutex
+	requests []string
+	watches  int
+}
+
+// Wrap counts the requests sent through next.
+func (l *RequestLog) Wrap(next http.RoundTripper) http.RoundTripper {
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		l.mu.Lock()
+		if req.URL.Query().Get("watch") == "true" {
+			l.watches++
+		} else {
+			l.requests = append(l.requests, req.Method+" "+req.URL.Path)
+		}
+		l.mu.Unlock()
+		return next.RoundTrip(req)
+	})
+}
+
+// Reset forgets what was recorded.
+func (l *RequestLog) Reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.requests, l.watches = nil, 0
+}
+
+// Requests returns the requests recorded, and the number of watches opened.
+func (l *RequestLog) Requests() ([]string, int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.requests...), l.watches
+}
+
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
