@@ -22,6 +22,7 @@ func observation(r *run) machine.Observation {
 		Predictor:      workload.Of(w.serving.Deployment, true),
 		DeploymentName: isvc.PredictorDeploymentName(),
 		UninjectedPods: uninjectedPods(w.pods),
+		PodTrouble:     workload.PodTroubleOf(w.pods),
 	}
 	for _, activity := range []string{machine.ActivityEnsurePredictor, machine.ActivityRepairPods} {
 		if out, ok := r.Outcome(activity); ok && o.Problem.Kind == machine.NoProblem {

@@ -2,10 +2,13 @@ package inferenceservice
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/fsmserve/fsmserve/machines/workload"
 )
 
 var (
@@ -142,5 +145,21 @@ func TestSeeksRuntimeOnlyBeforeOneResolved(t *testing.T) {
 		if SeeksRuntime(s) {
 			t.Errorf("%q has a runtime or does not need one", s)
 		}
+	}
+}
+
+func TestAWaitNamesWhatKeepsThePodsFromRunning(t *testing.T) {
+	o := with(func(o *Observation) {
+		o.DeploymentName = "iris-predictor"
+		o.PodTrouble = workload.PodTrouble{Pod: "iris-predictor-abc", Reason: "Unschedulable", Message: "0/4 nodes are available: 4 Insufficient cpu."}
+	})
+	for _, s := range []State{Deploying, RollingOut} {
+		reason, msg := Explain(s, o)
+		if reason != "Unschedulable" || !strings.Contains(msg, "pod iris-predictor-abc cannot be scheduled (Unschedulable): 0/4 nodes are available") {
+			t.Errorf("%s: %s: %s", s, reason, msg)
+		}
+	}
+	if reason, _ := Explain(Deploying, with(func(o *Observation) {})); reason != ReasonDeploying {
+		t.Errorf("no trouble: reason %s", reason)
 	}
 }

@@ -3,6 +3,8 @@ package inferenceservice
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fsmserve/fsmserve/machines/workload"
 )
 
 // Explain gives the reason and message recorded in status.lifecycle for being
@@ -20,9 +22,9 @@ func Explain(s State, o Observation) (string, string) {
 	case RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict:
 		return o.Problem.Reason, o.Problem.Message
 	case Deploying:
-		return ReasonDeploying, fmt.Sprintf("waiting for Deployment %s to become available%s", name, replicaCounts(w))
+		return withTrouble(ReasonDeploying, fmt.Sprintf("waiting for Deployment %s to become available%s", name, replicaCounts(w)), o.PodTrouble)
 	case RollingOut:
-		return ReasonRollingOut, fmt.Sprintf("rolling out a new version of Deployment %s while the previous version serves%s", name, replicaCounts(w))
+		return withTrouble(ReasonRollingOut, fmt.Sprintf("rolling out a new version of Deployment %s while the previous version serves%s", name, replicaCounts(w)), o.PodTrouble)
 	case Ready:
 		return ReasonReady, fmt.Sprintf("Deployment %s is available (%d/%d replicas)", name, w.Available, w.Desired)
 	case Degraded:
@@ -39,6 +41,16 @@ func Explain(s State, o Observation) (string, string) {
 		return ReasonDeleting, "the InferenceService is being deleted"
 	}
 	return string(s), ""
+}
+
+// withTrouble names what keeps the pods from running, when something does:
+// its reason becomes the state's, so `kubectl get` shows Unschedulable or
+// ImagePullBackOff rather than Deploying.
+func withTrouble(reason, message string, t workload.PodTrouble) (string, string) {
+	if t.Reason == "" {
+		return reason, message
+	}
+	return t.Reason, message + "; " + t.Describe()
 }
 
 func orDefault(s, def string) string {

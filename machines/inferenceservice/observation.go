@@ -21,6 +21,9 @@ type Observation struct {
 	Predictor Workload
 	// Name of the predictor Deployment, for messages.
 	DeploymentName string
+	// PodTrouble is why a predictor pod does not run, in the scheduler's
+	// or kubelet's words; it explains a wait, it decides nothing.
+	PodTrouble workload.PodTrouble
 	// UninjectedPods names predictor pods that lack what the pod mutator
 	// injects (storage initializer, agent): created while it was down.
 	UninjectedPods []string

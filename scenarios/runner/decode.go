@@ -257,6 +257,13 @@ func (t *JobTarget) UnmarshalJSON(data []byte) error {
 }
 
 // UnmarshalJSON reads a name, a selector or {name|selector, reason, message}.
+func (t *PodsStuck) UnmarshalJSON(data []byte) error {
+	type plain PodsStuck
+	p := (*plain)(t)
+	return decodeTarget(data, p, &p.Selection)
+}
+
+// UnmarshalJSON reads a name, a selector or {name|selector, reason, message}.
 func (t *JobFailure) UnmarshalJSON(data []byte) error {
 	type plain JobFailure
 	p := (*plain)(t)

@@ -138,6 +138,7 @@ type World struct {
 	JobFailed             *JobFailure        `json:"jobFailed,omitempty"`
 	JobRunning            *JobTarget         `json:"jobRunning,omitempty"`
 	PodsReady             *JobTarget         `json:"podsReady,omitempty"`
+	PodsStuck             *PodsStuck         `json:"podsStuck,omitempty"`
 	// Within bounds the wait for the selected objects to exist; the harness
 	// default (15s) when nil.
 	Within *Duration `json:"within,omitempty"`
@@ -172,6 +173,16 @@ type DeploymentFailure struct {
 // JobTarget selects Jobs (or Pods, for podsReady).
 type JobTarget struct {
 	Selection
+}
+
+// PodsStuck selects pods that cannot run: unschedulable (reason
+// Unschedulable, the default: the scheduler's message) or with containers
+// the kubelet cannot start (a container waiting reason such as
+// ImagePullBackOff, and its message).
+type PodsStuck struct {
+	Selection
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
 }
 
 // JobFailure selects Jobs that failed.

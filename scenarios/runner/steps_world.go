@@ -79,10 +79,19 @@ func newWorldChange(w *World, now metav1.Time) worldChange {
 	case w.JobRunning != nil:
 		return job(func(j *batchv1.Job) { kubesim.JobRunning(j, now) })
 	}
-	return worldChange{kind: "Pod",
-		newObject: func() client.Object { return &corev1.Pod{} },
-		newList:   func() client.ObjectList { return &corev1.PodList{} },
-		mutate:    func(o client.Object) { kubesim.PodReady(o.(*corev1.Pod), now) }}
+	pod := func(set func(*corev1.Pod)) worldChange {
+		return worldChange{kind: "Pod",
+			newObject: func() client.Object { return &corev1.Pod{} },
+			newList:   func() client.ObjectList { return &corev1.PodList{} },
+			mutate:    func(o client.Object) { set(o.(*corev1.Pod)) }}
+	}
+	if s := w.PodsStuck; s != nil {
+		if s.Reason == "" || s.Reason == corev1.PodReasonUnschedulable {
+			return pod(func(p *corev1.Pod) { kubesim.PodUnschedulable(p, s.Message, now) })
+		}
+		return pod(func(p *corev1.Pod) { kubesim.PodContainersWaiting(p, s.Reason, s.Message, now) })
+	}
+	return pod(func(p *corev1.Pod) { kubesim.PodReady(p, now) })
 }
 
 // waitForTargets polls until the selection matches at least one object and

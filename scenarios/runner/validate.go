@@ -123,6 +123,7 @@ func worldActions(w *World) []string {
 	add(w.JobFailed != nil, "jobFailed")
 	add(w.JobRunning != nil, "jobRunning")
 	add(w.PodsReady != nil, "podsReady")
+	add(w.PodsStuck != nil, "podsStuck")
 	return names
 }
 
@@ -161,6 +162,8 @@ func worldSelection(w *World) (Selection, *int32) {
 		return w.JobRunning.Selection, nil
 	case w.PodsReady != nil:
 		return w.PodsReady.Selection, nil
+	case w.PodsStuck != nil:
+		return w.PodsStuck.Selection, nil
 	}
 	return Selection{}, nil
 }
