@@ -36,7 +36,9 @@ func problemOf(out outcome.Outcome) machine.Problem {
 	switch {
 	case out.Status == outcome.Waiting && out.Reason == apply.ReasonChildNotOwned:
 		return machine.Problem{Kind: machine.OwnershipProblem, Reason: out.Reason, Message: out.Message}
-	case out.Status == outcome.Failed:
+	case out.Status == outcome.Failed || out.Reason == apply.ReasonRefused:
+		// The graph machine has no retrying state for a refusal yet: it
+		// blocks as an invalid spec does, with the API server's words.
 		return machine.Problem{Kind: machine.SpecProblem, Reason: out.Reason, Message: out.Message}
 	}
 	return machine.Problem{}

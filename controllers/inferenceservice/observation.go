@@ -25,9 +25,14 @@ func observation(r *run) machine.Observation {
 		PodTrouble:     workload.PodTroubleOf(w.pods),
 	}
 	for _, activity := range []string{machine.ActivityEnsurePredictor, machine.ActivityRepairPods} {
-		if out, ok := r.Outcome(activity); ok && o.Problem.Kind == machine.NoProblem {
+		out, ok := r.Outcome(activity)
+		if !ok {
+			continue
+		}
+		if o.Problem.Kind == machine.NoProblem {
 			o.Problem = problemOf(out)
 		}
+		o.PredictorApplied = o.PredictorApplied || out.Succeeded()
 	}
 	return o
 }
@@ -38,6 +43,8 @@ func problemOf(out outcome.Outcome) machine.Problem {
 	switch {
 	case out.Status == outcome.Waiting && out.Reason == apply.ReasonChildNotOwned:
 		return machine.Problem{Kind: machine.OwnershipProblem, Reason: out.Reason, Message: out.Message}
+	case out.Status == outcome.Waiting && out.Reason == apply.ReasonRefused:
+		return machine.Problem{Kind: machine.RefusalProblem, Reason: out.Reason, Message: out.Message}
 	case out.Status == outcome.Failed:
 		return machine.Problem{Kind: machine.SpecProblem, Reason: out.Reason, Message: out.Message}
 	}

@@ -32,6 +32,7 @@ import (
 // +kubebuilder:rbac:groups=autoscaling,resources=horizontalpodautoscalers,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=ingresses,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups="",resources=pods,verbs=get;list;watch
+// +kubebuilder:rbac:groups="",resources=resourcequotas,verbs=get;list;watch
 // +kubebuilder:rbac:groups="",namespace=kserve,resources=configmaps,verbs=get;list;watch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch;update
 
@@ -65,6 +66,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&v1alpha1.ClusterServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
 		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(forPod)).
+		Watches(&corev1.ResourceQuota{}, handler.EnqueueRequestsFromMapFunc(r.forRefused)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
 		Complete(r.lifecycle())
 }
@@ -123,6 +125,23 @@ func concernsRuntime(isvc *v1beta1.InferenceService, name string, cluster bool) 
 		return true
 	}
 	return isvc.Spec.Predictor.GetRuntime() == name
+}
+
+// forRefused enqueues the InferenceServices of a namespace whose children
+// the API server refused, when one of its quotas changes: a raised quota
+// is taken up at once rather than at the next retry.
+func (r *Reconciler) forRefused(ctx context.Context, quota client.Object) []reconcile.Request {
+	list := &v1beta1.InferenceServiceList{}
+	if err := r.Client.List(ctx, list, client.InNamespace(quota.GetNamespace())); err != nil {
+		return nil
+	}
+	var out []reconcile.Request
+	for i := range list.Items {
+		if stateOf(&list.Items[i]) == string(machine.Refused) {
+			out = append(out, reconcile.Request{NamespacedName: client.ObjectKeyFromObject(&list.Items[i])})
+		}
+	}
+	return out
 }
 
 func (r *Reconciler) forAll(ctx context.Context, _ client.Object) []reconcile.Request {

@@ -26,6 +26,9 @@ func Classify(s State, o Observation) (Trigger, bool) {
 		return engine.FirstOf(o.ModeSupported, Admitted, false, "")
 	case o.SpecChanged && reactsToSpecChange(s):
 		return SpecChanged, true
+	case s == Refused && o.Problem.Kind == NoProblem && !o.PredictorApplied:
+		// Nothing is known until the retried apply has run.
+		return "", false
 	}
 	if t, ok := problemTrigger(s, o.Problem); ok {
 		return t, true
@@ -52,7 +55,7 @@ func injectionTrigger(s State, o Observation) (Trigger, bool) {
 // episode. Progressing states pick the new spec up on their own.
 func reactsToSpecChange(s State) bool {
 	switch s {
-	case Ready, Degraded, Failed, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict, Repairing:
+	case Ready, Degraded, Failed, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict, Refused, Repairing:
 		return true
 	}
 	return false
@@ -68,12 +71,13 @@ var problemRoute = map[ProblemKind]struct {
 	// Ownership is checked last in observe: a child is only compared once
 	// the predictor could be built at all.
 	OwnershipProblem: {ChildConflict, ChildNotOwned},
+	RefusalProblem:   {Refused, ChildRefused},
 }
 
 func problemTrigger(s State, p Problem) (Trigger, bool) {
 	if p.Kind == NoProblem {
 		switch s {
-		case Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict:
+		case Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict, Refused:
 			return RuntimeResolved, true
 		}
 		return "", false

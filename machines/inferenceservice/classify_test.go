@@ -20,6 +20,7 @@ var (
 	badConfig  = Problem{Kind: ConfigProblem, Reason: "InvalidIngressConfig", Message: "bad"}
 	badSpec    = Problem{Kind: SpecProblem, Reason: "InvalidPredictorSpec", Message: "no kserve-container"}
 	standardOK = Observation{Mode: "Standard", ModeSupported: true}
+	refused    = Problem{Kind: RefusalProblem, Reason: "RefusedByAPIServer", Message: "services \"iris-predictor\" is forbidden: exceeded quota: q"}
 	notOurs    = Problem{Kind: OwnershipProblem, Reason: "ChildNotOwned", Message: "Deployment iris-predictor exists and is not controlled by InferenceService iris: rename or delete it"}
 )
 
@@ -66,6 +67,10 @@ func TestClassify(t *testing.T) {
 		{"a pod the mutator never saw starts a repair", Ready, with(func(o *Observation) { o.Predictor, o.UninjectedPods = complete, []string{"p-1"} }), InjectionMissing},
 		{"a repair ends when no such pod remains", Repairing, with(func(o *Observation) { o.Predictor = complete }), InjectionRestored},
 		{"a child owned by someone else blocks", Resolving, with(func(o *Observation) { o.Problem = notOurs }), ChildNotOwned},
+		{"a refused child blocks", Deploying, with(func(o *Observation) { o.Problem = refused }), ChildRefused},
+		{"a refusal is not over before the retried apply ran", Refused, with(func(o *Observation) {}), ""},
+		{"a refusal is over once an apply went through", Refused, with(func(o *Observation) { o.PredictorApplied = true }), RuntimeResolved},
+		{"a refusal that persists stays", Refused, with(func(o *Observation) { o.Problem, o.PredictorApplied = refused, false }), ""},
 		{"a child owned by someone else blocks a ready object too", Ready, with(func(o *Observation) { o.Problem, o.Predictor = notOurs, complete }), ChildNotOwned},
 		{"the foreign child gone, the predictor deploys", ChildConflict, standardOK, RuntimeResolved},
 		{"a stopped object ignores a foreign child", Stopped, with(func(o *Observation) { o.StopRequested, o.Problem = true, notOurs }), ""},

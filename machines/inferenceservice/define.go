@@ -13,13 +13,14 @@ func Define(b *engine.Builder[State, Trigger, Observation]) {
 		Permit(RuntimeMissing, RuntimeUnavailable).
 		Permit(SpecRejected, InvalidSpec).
 		Permit(ConfigRejected, ConfigInvalid).
-		Permit(ChildNotOwned, ChildConflict)
+		Permit(ChildNotOwned, ChildConflict).
+		Permit(ChildRefused, Refused)
 	for _, s := range []State{Pending, Recovering} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(Admitted, Resolving).
 			Permit(ModeRejected, UnsupportedMode)
 	}
-	for _, s := range []State{Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict} {
+	for _, s := range []State{Resolving, RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict, Refused} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(RuntimeResolved, Deploying, nothingServing).
 			Permit(RuntimeResolved, RollingOut, previousServing)
@@ -84,5 +85,5 @@ func servingButRollingOut(o Observation) bool {
 // configuration or a child say does not move it; only deletion, the stop
 // annotation and its own way out do.
 func parked(s *engine.StateBuilder[State, Trigger, Observation]) *engine.StateBuilder[State, Trigger, Observation] {
-	return s.Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
+	return s.Ignore(SpecChanged).Ignore(RuntimeMissing).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned).Ignore(ChildRefused)
 }

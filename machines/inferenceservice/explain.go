@@ -19,7 +19,7 @@ func Explain(s State, o Observation) (string, string) {
 		return ReasonRecovering, "the stored lifecycle state was not recognised; re-deriving it from what is observed"
 	case Resolving:
 		return ReasonResolving, "choosing the serving runtime and building the predictor"
-	case RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict:
+	case RuntimeUnavailable, InvalidSpec, ConfigInvalid, ChildConflict, Refused:
 		return o.Problem.Reason, o.Problem.Message
 	case Deploying:
 		return withTrouble(ReasonDeploying, fmt.Sprintf("waiting for Deployment %s to become available%s", name, replicaCounts(w)), o.PodTrouble)

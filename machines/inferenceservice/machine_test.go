@@ -6,7 +6,7 @@ import (
 	"github.com/fsmserve/fsmserve/machines/engine/enginetest"
 )
 
-// observationFromBits builds one observation per combination of twelve facts, so
+// observationFromBits builds one observation per combination of fourteen facts, so
 // tests can sweep every combination.
 func observationFromBits(bits uint16) Observation {
 	bit := func(i uint) bool { return bits&(1<<i) != 0 }
@@ -41,12 +41,16 @@ func observationFromBits(bits uint16) Observation {
 	if bit(11) {
 		o.Problem = Problem{Kind: OwnershipProblem, Reason: "ChildNotOwned", Message: "Deployment iris-predictor exists and is not controlled by InferenceService iris"}
 	}
+	if bit(12) {
+		o.Problem = Problem{Kind: RefusalProblem, Reason: "RefusedByAPIServer", Message: "exceeded quota: q"}
+	}
+	o.PredictorApplied = bit(13)
 	return o
 }
 
 func allObservations() []Observation {
-	out := make([]Observation, 0, 1<<12)
-	for bits := uint16(0); bits < 1<<12; bits++ {
+	out := make([]Observation, 0, 1<<14)
+	for bits := uint16(0); bits < 1<<14; bits++ {
 		out = append(out, observationFromBits(bits))
 	}
 	return out
@@ -64,7 +68,7 @@ func TestMachine(t *testing.T) {
 // of every fact the guards read, enough for the costlier live checks.
 func representativeObservations() []Observation {
 	var out []Observation
-	for bits := uint16(0); bits < 1<<12; bits += 61 {
+	for bits := uint16(0); bits < 1<<14; bits += 241 {
 		out = append(out, observationFromBits(bits))
 	}
 	return append(out, observationFromBits(1<<6), observationFromBits(0))

@@ -21,6 +21,10 @@ type Observation struct {
 	Predictor Workload
 	// Name of the predictor Deployment, for messages.
 	DeploymentName string
+	// PredictorApplied is true once the step that applies the predictor ran
+	// and succeeded in this reconcile: a refusal is only over when an apply
+	// went through.
+	PredictorApplied bool
 	// PodTrouble is why a predictor pod does not run, in the scheduler's
 	// or kubelet's words; it explains a wait, it decides nothing.
 	PodTrouble workload.PodTrouble
@@ -41,6 +45,10 @@ const (
 	// OwnershipProblem: a child with the predictor's name is controlled by
 	// someone else; whoever made it renames or deletes it.
 	OwnershipProblem ProblemKind = "Ownership"
+	// RefusalProblem: the API server refused a child the spec describes
+	// well (a quota, an exhausted service IP range, another product's
+	// admission webhook); the cluster's owner lifts it, fsmserve retries.
+	RefusalProblem ProblemKind = "Refusal"
 )
 
 // Problem is a reason the predictor cannot be built, with a message that says

@@ -25,6 +25,9 @@ const (
 	ConfigInvalid State = "ConfigInvalid"
 	// ChildConflict: a child with the predictor's name belongs to someone else.
 	ChildConflict State = "ChildConflict"
+	// Refused: the API server refused a child (a quota, the service IP range,
+	// another product's admission webhook); the apply is retried.
+	Refused State = "Refused"
 	// Deploying: the first version is rolling out; nothing serves yet.
 	Deploying State = "Deploying"
 	// RollingOut: a new version is rolling out while the previous one serves.
@@ -57,6 +60,7 @@ const (
 	SpecRejected         Trigger = "SpecRejected"
 	ConfigRejected       Trigger = "ConfigRejected"
 	ChildNotOwned        Trigger = "ChildNotOwned"
+	ChildRefused         Trigger = "ChildRefused"
 	RolloutStarted       Trigger = "RolloutStarted"
 	RolloutSucceeded     Trigger = "RolloutSucceeded"
 	RolloutFailed        Trigger = "RolloutFailed"
