@@ -45,7 +45,7 @@ type ports struct {
 }
 
 const (
-	serviceClusterIPRange = "10.0.0.0/24"
+	serviceClusterIPRange = "10.0.0.0/16"
 	serviceAccountIssuer  = "https://kubernetes.default.svc.cluster.local"
 	// podCIDR is where kwok allocates pod IPs; apart from the service range.
 	podCIDR = "10.244.0.1/16"

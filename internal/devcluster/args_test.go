@@ -33,7 +33,7 @@ func TestComponentArgs(t *testing.T) {
 			"--service-account-key-file=/w/pki/service-account.key",
 			"--service-account-signing-key-file=/w/pki/service-account.key",
 			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-			"--service-cluster-ip-range=10.0.0.0/24",
+			"--service-cluster-ip-range=10.0.0.0/16",
 		}},
 		{"kube-controller-manager", controllerManagerArgs(l), []string{
 			"--kubeconfig=/w/admin.kubeconfig",

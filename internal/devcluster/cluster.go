@@ -31,6 +31,8 @@ type Options struct {
 	// GPUNodes is how many of the nodes (the first ones) advertise 8
 	// nvidia.com/gpu; 0 means none.
 	GPUNodes int
+	// NodeSize is every node's capacity; zero means DefaultNodeSize.
+	NodeSize NodeSize
 	// APIServerPort is the loopback port of kube-apiserver; 0 picks a free one.
 	APIServerPort int
 	// Binaries overrides the binaries; zero means the ones in the cache.
@@ -64,6 +66,9 @@ func New(opts Options) (*Cluster, error) {
 	}
 	if opts.Nodes == 0 {
 		opts.Nodes = DefaultNodes
+	}
+	if opts.NodeSize.CPU.IsZero() {
+		opts.NodeSize = DefaultNodeSize
 	}
 	if opts.Nodes < 0 || opts.GPUNodes < 0 || opts.GPUNodes > opts.Nodes {
 		return nil, fmt.Errorf("devcluster: invalid node counts Nodes=%d GPUNodes=%d: need Nodes >= 1 and 0 <= GPUNodes <= Nodes", opts.Nodes, opts.GPUNodes)

@@ -36,6 +36,9 @@ type devFlags struct {
 	workDir       string
 	nodes         int
 	gpuNodes      int
+	nodeCPU       string
+	nodeMemory    string
+	nodePods      string
 	jaeger        bool
 }
 
@@ -68,6 +71,9 @@ func NewDevCommand(h Hooks) *cobra.Command {
 	fl.StringVar(&f.workDir, "work-dir", ".fsmserve", "directory for the cluster's state and logs (reset on every start)")
 	fl.IntVar(&f.nodes, "nodes", DefaultNodes, "number of fake nodes")
 	fl.IntVar(&f.gpuNodes, "gpu-nodes", 2, "how many of the nodes advertise 8 nvidia.com/gpu")
+	fl.StringVar(&f.nodeCPU, "node-cpu", DefaultNodeSize.CPU.String(), "CPU each fake node advertises")
+	fl.StringVar(&f.nodeMemory, "node-memory", DefaultNodeSize.Memory.String(), "memory each fake node advertises")
+	fl.StringVar(&f.nodePods, "node-pods", DefaultNodeSize.Pods.String(), "pods each fake node holds")
 	fl.BoolVar(&f.jaeger, "jaeger", false, "also run Jaeger (UI at "+JaegerUIURL+") and export traces to it")
 	return cmd
 }
@@ -84,9 +90,13 @@ func runDev(cmd *cobra.Command, h Hooks, f devFlags) error {
 	if f.kubeconfigOut == "" {
 		f.kubeconfigOut = filepath.Join(f.workDir, "kubeconfig")
 	}
+	size, err := ParseNodeSize(f.nodeCPU, f.nodeMemory, f.nodePods)
+	if err != nil {
+		return err
+	}
 	cluster, err := New(Options{
 		WorkDir: f.workDir, KubeconfigPath: f.kubeconfigOut,
-		Nodes: f.nodes, GPUNodes: f.gpuNodes, Binaries: bins, Progress: progress,
+		Nodes: f.nodes, GPUNodes: f.gpuNodes, NodeSize: size, Binaries: bins, Progress: progress,
 	})
 	if err != nil {
 		return err

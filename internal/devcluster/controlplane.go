@@ -67,7 +67,7 @@ func (c *Cluster) startNodes(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := createNodes(ctx, cs, fakeNodes(c.opts.Nodes, c.opts.GPUNodes)); err != nil {
+	if err := createNodes(ctx, cs, fakeNodes(c.opts.Nodes, c.opts.GPUNodes, c.opts.NodeSize)); err != nil {
 		return err
 	}
 	names := c.NodeNames()

@@ -14,14 +14,39 @@ import (
 // GPUResource is the extended resource the GPU nodes advertise.
 const GPUResource corev1.ResourceName = "nvidia.com/gpu"
 
-// Capacity of every fake node.
 const (
-	nodeCPU      = "16"
-	nodeMemory   = "64Gi"
-	nodePods     = "110"
 	nodeGPUs     = "8"
 	nodeNameBase = "fsmserve-node-"
 )
+
+// NodeSize is the capacity every fake node advertises.
+type NodeSize struct {
+	CPU, Memory, Pods resource.Quantity
+}
+
+// DefaultNodeSize lets the default three nodes hold 1,000 of KServe's
+// sklearn predictors (1 CPU and 2Gi each) with room to spare: fake nodes
+// cost nothing, and a benchmark must measure fsmserve, not a full cluster.
+var DefaultNodeSize = NodeSize{CPU: resource.MustParse("384"), Memory: resource.MustParse("1536Gi"), Pods: resource.MustParse("400")}
+
+// ParseNodeSize reads a size from three quantities; "" keeps the default's.
+func ParseNodeSize(cpu, memory, pods string) (NodeSize, error) {
+	size := DefaultNodeSize
+	for _, f := range []struct {
+		name, value string
+		into        *resource.Quantity
+	}{{"cpu", cpu, &size.CPU}, {"memory", memory, &size.Memory}, {"pods", pods, &size.Pods}} {
+		if f.value == "" {
+			continue
+		}
+		q, err := resource.ParseQuantity(f.value)
+		if err != nil || q.Sign() <= 0 {
+			return size, fmt.Errorf("node %s %q: want a positive Kubernetes quantity", f.name, f.value)
+		}
+		*f.into = q
+	}
+	return size, nil
+}
 
 // fakeNodeLabelKey marks the nodes kwok plays, as kwok's own examples do.
 const fakeNodeLabelKey, fakeNodeLabelValue = "type", "kwok"
@@ -36,13 +61,13 @@ func NodeName(i int) string { return fmt.Sprintf("%s%d", nodeNameBase, i) }
 
 // fakeNode builds the i-th node as a kubelet would register it, annotated so
 // kwok (and only kwok) manages it. GPU nodes advertise 8 nvidia.com/gpu.
-func fakeNode(i int, gpu bool) *corev1.Node {
+func fakeNode(i int, gpu bool, size NodeSize) *corev1.Node {
 	name := NodeName(i)
-	instanceType := "fsmserve-cpu-16"
+	instanceType := "fsmserve-cpu-" + size.CPU.String()
 	resources := corev1.ResourceList{
-		corev1.ResourceCPU:    resource.MustParse(nodeCPU),
-		corev1.ResourceMemory: resource.MustParse(nodeMemory),
-		corev1.ResourcePods:   resource.MustParse(nodePods),
+		corev1.ResourceCPU:    size.CPU,
+		corev1.ResourceMemory: size.Memory,
+		corev1.ResourcePods:   size.Pods,
 	}
 	labels := map[string]string{
 		corev1.LabelHostname:           name,
@@ -75,10 +100,10 @@ func fakeNode(i int, gpu bool) *corev1.Node {
 }
 
 // fakeNodes builds n nodes; the first gpuNodes of them have GPUs.
-func fakeNodes(n, gpuNodes int) []*corev1.Node {
+func fakeNodes(n, gpuNodes int, size NodeSize) []*corev1.Node {
 	nodes := make([]*corev1.Node, 0, n)
 	for i := range n {
-		nodes = append(nodes, fakeNode(i, i < gpuNodes))
+		nodes = append(nodes, fakeNode(i, i < gpuNodes, size))
 	}
 	return nodes
 }

@@ -20,7 +20,7 @@ func TestFakeNodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			nodes := fakeNodes(tt.n, tt.gpus)
+			nodes := fakeNodes(tt.n, tt.gpus, DefaultNodeSize)
 			assert.Len(t, nodes, tt.n)
 			for i, n := range nodes {
 				assert.Equal(t, NodeName(i), n.Name)
@@ -34,7 +34,7 @@ func TestFakeNodes(t *testing.T) {
 }
 
 func TestFakeNodeLooksLikeAKubeletRegisteredIt(t *testing.T) {
-	n := fakeNode(0, true)
+	n := fakeNode(0, true, DefaultNodeSize)
 	assert.Equal(t, "fsmserve-node-0", n.Name)
 	assert.Equal(t, map[string]string{"kwok.x-k8s.io/node": "fake"}, n.Annotations)
 	assert.Equal(t, map[string]string{
@@ -46,16 +46,36 @@ func TestFakeNodeLooksLikeAKubeletRegisteredIt(t *testing.T) {
 		"nvidia.com/gpu.present":           "true",
 	}, n.Labels)
 	for _, list := range []corev1.ResourceList{n.Status.Capacity, n.Status.Allocatable} {
-		assertQuantity(t, "16", list[corev1.ResourceCPU])
-		assertQuantity(t, "64Gi", list[corev1.ResourceMemory])
-		assertQuantity(t, "110", list[corev1.ResourcePods])
+		assertQuantity(t, "384", list[corev1.ResourceCPU])
+		assertQuantity(t, "1536Gi", list[corev1.ResourceMemory])
+		assertQuantity(t, "400", list[corev1.ResourcePods])
 		assertQuantity(t, "8", list["nvidia.com/gpu"])
 	}
 	assert.Empty(t, n.Spec.Taints, "ordinary pods must schedule on the fake nodes")
 
-	cpu := fakeNode(2, false)
+	small, err := ParseNodeSize("16", "64Gi", "")
+	assert.NoError(t, err)
+	cpu := fakeNode(2, false, small)
 	assert.Equal(t, "fsmserve-cpu-16", cpu.Labels["node.kubernetes.io/instance-type"])
+	assertQuantity(t, "400", cpu.Status.Capacity[corev1.ResourcePods])
 	assert.NotContains(t, cpu.Labels, "nvidia.com/gpu.present")
+}
+
+func TestParseNodeSizeRefusesNonsense(t *testing.T) {
+	for _, bad := range [][3]string{{"lots", "", ""}, {"", "-1Gi", ""}, {"", "", "0"}} {
+		if _, err := ParseNodeSize(bad[0], bad[1], bad[2]); err == nil {
+			t.Errorf("ParseNodeSize%v accepted", bad)
+		}
+	}
+}
+
+// The default nodes hold the benchmark's 1,000 sklearn predictors (1 CPU,
+// 2Gi, one pod each).
+func TestDefaultNodesHoldAThousandPredictors(t *testing.T) {
+	n := int64(DefaultNodes)
+	assert.GreaterOrEqual(t, n*DefaultNodeSize.CPU.Value(), int64(1000))
+	assert.GreaterOrEqual(t, n*DefaultNodeSize.Memory.Value(), int64(1000)*2<<30)
+	assert.GreaterOrEqual(t, n*DefaultNodeSize.Pods.Value(), int64(1000))
 }
 
 func TestIsNodeReady(t *testing.T) {
