@@ -46,6 +46,10 @@ func TestKServeSamplesAreAdmittedAndDefaulted(t *testing.T) {
 			if got.Annotations[v1beta1.DeploymentModeAnnotation] != "Standard" {
 				t.Errorf("deployment mode annotation %q, want Standard", got.Annotations[v1beta1.DeploymentModeAnnotation])
 			}
+			// Set at admission, so the controller spends no write on it.
+			if len(got.Finalizers) != 1 || got.Finalizers[0] != v1beta1.InferenceServiceFinalizer {
+				t.Errorf("finalizers %v, want [%s]", got.Finalizers, v1beta1.InferenceServiceFinalizer)
+			}
 			if c.Format == "" {
 				return
 			}

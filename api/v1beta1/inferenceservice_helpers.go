@@ -2,6 +2,12 @@ package v1beta1
 
 import "strings"
 
+// InferenceServiceFinalizer is KServe's finalizer name: it lets the
+// Deleting transition be recorded, traced and published before the object
+// goes. The defaulting webhook sets it on create, so the controller's first
+// reconcile does not spend a write on it.
+const InferenceServiceFinalizer = "inferenceservice.finalizers"
+
 // PredictorName returns the name KServe gives a predictor's Deployment,
 // Service or Knative Service: {isvc}-predictor, or {isvc}-{name}-predictor
 // when the predictor is named.

@@ -34,6 +34,7 @@ func newRootCommand() *cobra.Command {
 		newMachinesCommand(),
 		newScenarioCommand(),
 		newLocalModelAgentCommand(),
+		newBenchCommand(),
 	)
 	return root
 }

@@ -57,7 +57,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&v1alpha1.InferenceGraph{}, builder.WithPredicates(predicate.Or(
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{},
 			predicate.LabelChangedPredicate{}, deletionStarted()))).
-		Owns(&appsv1.Deployment{}).
+		Watches(&appsv1.Deployment{}, lifecycle.Coalesced(lifecycle.ControllerOf(v1alpha1.GroupVersion.WithKind("InferenceGraph").GroupKind()))).
 		Owns(&corev1.Service{}).
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
 		Watches(&appsv1.Deployment{}, foreign).

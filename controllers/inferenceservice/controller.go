@@ -19,9 +19,8 @@ import (
 	machine "github.com/fsmserve/fsmserve/machines/inferenceservice"
 )
 
-// Finalizer is KServe's finalizer name: it lets the Deleting transition be
-// recorded, traced and published before the object goes.
-const Finalizer = "inferenceservice.finalizers"
+// Finalizer is KServe's finalizer name (v1beta1.InferenceServiceFinalizer).
+const Finalizer = v1beta1.InferenceServiceFinalizer
 
 // Reconciler holds what the InferenceService kind needs from its process.
 type Reconciler struct {

@@ -54,7 +54,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		For(&v1beta1.InferenceService{}, builder.WithPredicates(predicate.Or(
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{},
 			predicate.LabelChangedPredicate{}, deletionStarted()))).
-		Owns(&appsv1.Deployment{}).
+		Watches(&appsv1.Deployment{}, lifecycle.Coalesced(lifecycle.ControllerOf(v1beta1.GroupVersion.WithKind("InferenceService").GroupKind()))).
 		Owns(&corev1.Service{}).
 		Owns(&networkingv1.Ingress{}).
 		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
@@ -65,7 +65,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&v1alpha1.ServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&v1alpha1.ClusterServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
-		Watches(&corev1.Pod{}, handler.EnqueueRequestsFromMapFunc(forPod)).
+		Watches(&corev1.Pod{}, lifecycle.Coalesced(forPod)).
 		Watches(&corev1.ResourceQuota{}, handler.EnqueueRequestsFromMapFunc(r.forRefused)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
 		Complete(r.lifecycle())

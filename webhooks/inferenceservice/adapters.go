@@ -6,6 +6,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
@@ -54,6 +55,7 @@ func (d *Defaulter) Default(ctx context.Context, isvc *v1beta1.InferenceService)
 		return err
 	}
 	Default(isvc, cfg)
+	controllerutil.AddFinalizer(isvc, v1beta1.InferenceServiceFinalizer)
 	if d.LocalModelLabeler != nil {
 		if err := d.LocalModelLabeler.Label(ctx, isvc); err != nil {
 			return apierrors.NewInternalError(fmt.Errorf("labelling the InferenceService for local model caches: %w", err))

@@ -1,0 +1,63 @@
+package lifecycle
+
+import (
+	"context"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/util/workqueue"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+)
+
+// UpdateDelay is how long a reconcile woken by a child's update waits. A
+// Deployment controller writes a rollout's status in a burst (replica
+// counts, Progressing, Available, then NewReplicaSetAvailable, within a
+// second), and kubelets update pods alike; reading the burst once instead
+// of once per write saves a reconcile and, mostly, a status write each.
+// Creations and deletions are not delayed.
+const UpdateDelay = 500 * time.Millisecond
+
+type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
+
+// Coalesced enqueues what parentsOf returns for a child: at once when the
+// child is created or deleted, UpdateDelay later when it is updated (the
+// queue keeps one entry per object, so a burst of updates is one reconcile).
+func Coalesced(parentsOf func(context.Context, client.Object) []reconcile.Request) handler.EventHandler {
+	now := func(ctx context.Context, obj client.Object, q queue) {
+		for _, r := range parentsOf(ctx, obj) {
+			q.Add(r)
+		}
+	}
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q queue) { now(ctx, e.Object, q) },
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q queue) { now(ctx, e.Object, q) },
+		GenericFunc: func(ctx context.Context, e event.GenericEvent, q queue) {
+			now(ctx, e.Object, q)
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q queue) {
+			for _, r := range parentsOf(ctx, e.ObjectNew) {
+				q.AddAfter(r, UpdateDelay)
+			}
+		},
+	}
+}
+
+// ControllerOf maps a child to its controller of the given kind, as Owns()
+// does.
+func ControllerOf(parent schema.GroupKind) func(context.Context, client.Object) []reconcile.Request {
+	return func(_ context.Context, child client.Object) []reconcile.Request {
+		ref := metav1.GetControllerOf(child)
+		if ref == nil || ref.Kind != parent.Kind {
+			return nil
+		}
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err != nil || gv.Group != parent.Group {
+			return nil
+		}
+		return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: child.GetNamespace(), Name: ref.Name}}}
+	}
+}

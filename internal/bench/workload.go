@@ -1,0 +1,150 @@
+// Package bench measures what fsmserve costs per object on a real local
+// cluster (kube-controller-manager, kube-scheduler, kwok): the time to get N
+// InferenceServices Ready against the floor of N bare Deployment and
+// Service pairs in the same cluster, the manager's writes and uncached reads
+// per object by verb and resource, its reconciles, CPU and memory, and what
+// it sends while idle.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/fsmserve/fsmserve/api/v1beta1"
+)
+
+// poll is how often the bench looks at the objects it waits for.
+const poll = 250 * time.Millisecond
+
+// InferenceService is KServe's sklearn sample, numbered.
+func InferenceService(ns string, i int) *v1beta1.InferenceService {
+	uri := "gs://kfserving-examples/models/sklearn/1.0/model"
+	return &v1beta1.InferenceService{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("m%d", i)},
+		Spec: v1beta1.InferenceServiceSpec{Predictor: v1beta1.PredictorSpec{
+			SKLearn: &v1beta1.SKLearnSpec{PredictorExtensionSpec: v1beta1.PredictorExtensionSpec{StorageURI: &uri}}}}}
+}
+
+// floorPair is the floor's unit: what a predictor needs and nothing else, a
+// Deployment with the sklearn server's resources and a Service in front.
+func floorPair(ns string, i int) (*appsv1.Deployment, *corev1.Service) {
+	name := fmt.Sprintf("f%d", i)
+	labels := map[string]string{"app": name}
+	one := int32(1)
+	res := corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1"), corev1.ResourceMemory: resource.MustParse("2Gi")}
+	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: appsv1.DeploymentSpec{
+		Replicas: &one, Selector: &metav1.LabelSelector{MatchLabels: labels},
+		Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: labels}, Spec: corev1.PodSpec{Containers: []corev1.Container{{
+			Name: "kserve-container", Image: "kserve/sklearnserver:latest",
+			Resources: corev1.ResourceRequirements{Requests: res, Limits: res},
+		}}}},
+	}}
+	s := &corev1.Service{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: corev1.ServiceSpec{
+		Selector: labels, Ports: []corev1.ServicePort{{Name: "http", Port: 80, TargetPort: intstr.FromInt32(8080)}}}}
+	return d, s
+}
+
+// Floor creates n Deployment and Service pairs in ns and returns how long
+// they took to be available.
+func Floor(ctx context.Context, c client.Client, ns string, n int) (time.Duration, error) {
+	start := time.Now()
+	for i := range n {
+		d, s := floorPair(ns, i)
+		if err := c.Create(ctx, s); err != nil {
+			return 0, err
+		}
+		if err := c.Create(ctx, d); err != nil {
+			return 0, err
+		}
+	}
+	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
+		list := &appsv1.DeploymentList{}
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, err
+		}
+		return countAvailable(list.Items) == n, nil
+	})
+	return time.Since(start), err
+}
+
+func countAvailable(ds []appsv1.Deployment) int {
+	n := 0
+	for _, d := range ds {
+		for _, c := range d.Status.Conditions {
+			if c.Type == appsv1.DeploymentAvailable && c.Status == corev1.ConditionTrue {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// ApplyAndWaitReady creates n InferenceServices in ns and waits until every
+// one is Ready; it returns the time from the first create.
+func ApplyAndWaitReady(ctx context.Context, c client.Client, ns string, n int) (time.Duration, error) {
+	start := time.Now()
+	for i := range n {
+		if err := c.Create(ctx, InferenceService(ns, i)); err != nil {
+			return 0, err
+		}
+	}
+	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
+		list := &v1beta1.InferenceServiceList{}
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, err
+		}
+		ready := 0
+		for i := range list.Items {
+			if list.Items[i].Status.IsConditionTrue(v1beta1.Ready) {
+				ready++
+			}
+		}
+		return ready == n, nil
+	})
+	return time.Since(start), err
+}
+
+func waitUntil(ctx context.Context, limit time.Duration, done func() (bool, error)) error {
+	deadline := time.Now().Add(limit)
+	for {
+		ok, err := done()
+		if err != nil || ok {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("not done within %s", limit)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+}
+
+// Noise creates n Secrets and n pods that have nothing to do with fsmserve
+// (the pods select no node, so they stay Pending), to show that the
+// manager's memory does not grow with the cluster's unrelated objects.
+func Noise(ctx context.Context, c client.Client, ns string, n int) error {
+	for i := range n {
+		s := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("s%d", i)},
+			StringData: map[string]string{"token": fmt.Sprintf("%064d", i)}}
+		if err := c.Create(ctx, s); err != nil {
+			return err
+		}
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("p%d", i), Labels: map[string]string{"app": "unrelated"}},
+			Spec: corev1.PodSpec{NodeSelector: map[string]string{"bench.fsmserve.io/nowhere": "true"},
+				Containers: []corev1.Container{{Name: "c", Image: "busybox"}}}}
+		if err := c.Create(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
