@@ -124,10 +124,17 @@ func benchRun(ctx context.Context, admin *rest.Config, f benchFlags, progress in
 	fmt.Fprintf(progress, "bench: %d InferenceServices\n", f.n)
 	log.Reset()
 	cpu, reconciles := bench.CPUTime(), reconcileCount("inferenceservice")
-	ready, err := inNamespace(ctx, c, "bench", func(ns string) (time.Duration, error) { return bench.ApplyAndWaitReady(ctx, c, ns, f.n) })
+	var admission []time.Duration
+	ready, err := inNamespace(ctx, c, "bench", func(ns string) (time.Duration, error) {
+		d, lat, err := bench.ApplyAndWaitReady(ctx, c, ns, f.n)
+		admission = lat
+		return d, err
+	})
 	if err != nil {
 		return r, fmt.Errorf("InferenceServices: %w", err)
 	}
+	r.CreateP50Ms = float64(bench.Percentile(admission, 50).Microseconds()) / 1000
+	r.CreateP99Ms = float64(bench.Percentile(admission, 99).Microseconds()) / 1000
 	r.ReadySeconds = ready.Seconds()
 	time.Sleep(3 * time.Second) // the last Events and status writes land
 	counts := log.Snapshot()

@@ -20,6 +20,10 @@ type Report struct {
 	// Ready, in the same cluster.
 	FloorSeconds float64 `json:"floorSeconds"`
 	ReadySeconds float64 `json:"readySeconds"`
+	// CreateP50Ms and CreateP99Ms are the latencies of the creates, each
+	// through fsmserve's defaulting and validating webhooks.
+	CreateP50Ms float64 `json:"createP50Ms"`
+	CreateP99Ms float64 `json:"createP99Ms"`
 	// Writes and Reads are the manager's requests from the first create
 	// until all were Ready and settled, by "VERB resource".
 	Writes map[string]int `json:"writes"`
@@ -57,6 +61,7 @@ func (r Report) Print(w io.Writer, asJSON bool) error {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "  all Ready          %6.1f s   floor (bare Deployment+Service) %6.1f s   ratio %.2fx\n",
 		r.ReadySeconds, r.FloorSeconds, r.ReadySeconds/max(r.FloorSeconds, 0.001))
+	fmt.Fprintf(w, "  create (admission) p50 %.0f ms   p99 %.0f ms   no admission error\n", r.CreateP50Ms, r.CreateP99Ms)
 	fmt.Fprintf(w, "  writes / object    %6.2f      %s\n", r.PerObject(apicount.Total(r.Writes)), breakdown(r, r.Writes))
 	fmt.Fprintf(w, "  reads / object     %6.2f      %s\n", r.PerObject(apicount.Total(r.Reads)), breakdown(r, r.Reads))
 	fmt.Fprintf(w, "  reconciles / obj   %6.2f\n", r.PerObject(r.Reconciles))

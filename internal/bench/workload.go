@@ -9,6 +9,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -86,14 +87,18 @@ func countAvailable(ds []appsv1.Deployment) int {
 	return n
 }
 
-// ApplyAndWaitReady creates n InferenceServices in ns and waits until every
-// one is Ready; it returns the time from the first create.
-func ApplyAndWaitReady(ctx context.Context, c client.Client, ns string, n int) (time.Duration, error) {
+// ApplyAndWaitReady creates n InferenceServices in ns (each create goes
+// through fsmserve's admission webhooks; their latencies are returned) and
+// waits until every one is Ready; it returns the time from the first create.
+func ApplyAndWaitReady(ctx context.Context, c client.Client, ns string, n int) (time.Duration, []time.Duration, error) {
 	start := time.Now()
+	admission := make([]time.Duration, 0, n)
 	for i := range n {
+		sent := time.Now()
 		if err := c.Create(ctx, InferenceService(ns, i)); err != nil {
-			return 0, err
+			return 0, admission, fmt.Errorf("create %d: %w", i, err)
 		}
+		admission = append(admission, time.Since(sent))
 	}
 	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
 		list := &v1beta1.InferenceServiceList{}
@@ -108,7 +113,18 @@ func ApplyAndWaitReady(ctx context.Context, c client.Client, ns string, n int) (
 		}
 		return ready == n, nil
 	})
-	return time.Since(start), err
+	return time.Since(start), admission, err
+}
+
+// Percentile is the p-th percentile (0 < p <= 100) of ds.
+func Percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	sorted := append([]time.Duration(nil), ds...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	i := int(float64(len(sorted))*p/100+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
 func waitUntil(ctx context.Context, limit time.Duration, done func() (bool, error)) error {
