@@ -141,6 +141,14 @@ func benchRun(ctx context.Context, admin *rest.Config, f benchFlags, progress in
 	r.Writes, r.Reads = counts.Writes(), counts.Reads()
 	r.CPUSeconds = (bench.CPUTime() - cpu).Seconds()
 	r.Reconciles = reconcileCount("inferenceservice") - reconciles
+	fmt.Fprintf(progress, "bench: a new model version for each\n")
+	log.Reset()
+	rollout, err := bench.RollOut(ctx, c, "bench", f.n)
+	if err != nil {
+		return r, fmt.Errorf("rollout: %w", err)
+	}
+	time.Sleep(3 * time.Second)
+	r.RolloutSeconds, r.RolloutWrites = rollout.Seconds(), log.Snapshot().Writes()
 	fmt.Fprintf(progress, "bench: idle for %s\n", f.idle)
 	log.Reset()
 	time.Sleep(f.idle)

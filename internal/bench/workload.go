@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
@@ -163,4 +164,33 @@ func Noise(ctx context.Context, c client.Client, ns string, n int) error {
 		}
 	}
 	return nil
+}
+
+// RollOut changes the model of every InferenceService in ns (a new
+// generation) and waits until every one is Ready on it.
+func RollOut(ctx context.Context, c client.Client, ns string, n int) (time.Duration, error) {
+	start := time.Now()
+	for i := range n {
+		isvc := InferenceService(ns, i)
+		patch := []byte(`{"spec":{"predictor":{"sklearn":{"storageUri":"gs://kfserving-examples/models/sklearn/2.0/model"}}}}`)
+		if err := c.Patch(ctx, isvc, client.RawPatch(types.MergePatchType, patch)); err != nil {
+			return 0, fmt.Errorf("patch %d: %w", i, err)
+		}
+	}
+	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
+		list := &v1beta1.InferenceServiceList{}
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, err
+		}
+		done := 0
+		for i := range list.Items {
+			st := &list.Items[i].Status
+			if st.ObservedGeneration == list.Items[i].Generation && list.Items[i].Generation > 1 &&
+				st.Lifecycle != nil && st.Lifecycle.State == "Ready" {
+				done++
+			}
+		}
+		return done == n, nil
+	})
+	return time.Since(start), err
 }

@@ -54,6 +54,14 @@ func TestBenchShortVariant(t *testing.T) {
 			t.Errorf("%s: %d writes; creating and readying an InferenceService patches and deletes nothing", k, v)
 		}
 	}
+	if got := r.RolloutWrites["PATCH deployments"]; got != n {
+		t.Errorf("a new model version patched the Deployments %d times, want once each (%d): %v", got, n, r.RolloutWrites)
+	}
+	for _, child := range []string{"services", "horizontalpodautoscalers", "ingresses"} {
+		if got := r.RolloutWrites["PATCH "+child] + r.RolloutWrites["POST "+child]; got != 0 {
+			t.Errorf("a new model version wrote %s %d times; it changes only the Deployment", child, got)
+		}
+	}
 	if got := apicount.Total(r.Reads); got > n {
 		t.Errorf("%d uncached reads for %d InferenceServices: %v", got, n, r.Reads)
 	}
