@@ -25,8 +25,11 @@ func observation(r *run) machine.Observation {
 		Router:         workloadOf(w.serving.Deployment, w.desiredHash()),
 		DeploymentName: ig.Name,
 	}
-	if out, ok := r.Outcome(machine.ActivityEnsureRouter); ok && o.Problem.Kind == machine.NoProblem {
-		o.Problem = problemOf(out)
+	if out, ok := r.Outcome(machine.ActivityEnsureRouter); ok {
+		if o.Problem.Kind == machine.NoProblem {
+			o.Problem = problemOf(out)
+		}
+		o.RouterApplied = out.Succeeded()
 	}
 	return o
 }
@@ -36,9 +39,9 @@ func problemOf(out outcome.Outcome) machine.Problem {
 	switch {
 	case out.Status == outcome.Waiting && out.Reason == apply.ReasonChildNotOwned:
 		return machine.Problem{Kind: machine.OwnershipProblem, Reason: out.Reason, Message: out.Message}
-	case out.Status == outcome.Failed || out.Reason == apply.ReasonRefused:
-		// The graph machine has no retrying state for a refusal yet: it
-		// blocks as an invalid spec does, with the API server's words.
+	case out.Status == outcome.Waiting && out.Reason == apply.ReasonRefused:
+		return machine.Problem{Kind: machine.RefusalProblem, Reason: out.Reason, Message: out.Message}
+	case out.Status == outcome.Failed:
 		return machine.Problem{Kind: machine.SpecProblem, Reason: out.Reason, Message: out.Message}
 	}
 	return machine.Problem{}

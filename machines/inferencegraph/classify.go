@@ -26,6 +26,9 @@ func Classify(s State, o Observation) (Trigger, bool) {
 		return engine.FirstOf(o.ModeSupported, Admitted, false, "")
 	case o.SpecChanged && reactsToSpecChange(s):
 		return SpecChanged, true
+	case s == Refused && o.Problem.Kind == NoProblem && !o.RouterApplied:
+		// Nothing is known until the retried apply has run.
+		return "", false
 	}
 	if t, ok := problemTrigger(s, o.Problem); ok {
 		return t, true
@@ -42,7 +45,7 @@ func Classify(s State, o Observation) (Trigger, bool) {
 // episode. Progressing states pick the new spec up on their own.
 func reactsToSpecChange(s State) bool {
 	switch s {
-	case Ready, Degraded, Failed, InvalidSpec, ConfigInvalid, ChildConflict:
+	case Ready, Degraded, Failed, InvalidSpec, ConfigInvalid, ChildConflict, Refused:
 		return true
 	}
 	return false
@@ -56,12 +59,13 @@ var problemRoute = map[ProblemKind]struct {
 	SpecProblem:      {InvalidSpec, SpecRejected},
 	ConfigProblem:    {ConfigInvalid, ConfigRejected},
 	OwnershipProblem: {ChildConflict, ChildNotOwned},
+	RefusalProblem:   {Refused, ChildRefused},
 }
 
 func problemTrigger(s State, p Problem) (Trigger, bool) {
 	if p.Kind == NoProblem {
 		switch s {
-		case ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict:
+		case ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict, Refused:
 			return StepsResolved, true
 		}
 		return "", false

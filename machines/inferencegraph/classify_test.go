@@ -64,6 +64,9 @@ func TestClassify(t *testing.T) {
 		{"a spec change while ready starts an episode", Ready, with(func(o *Observation) { o.SpecChanged, o.Router = true, complete }), SpecChanged},
 		{"progressing states pick spec changes up on their own", WaitingForInferenceService, with(func(o *Observation) { o.SpecChanged, o.Problem = true, missing }), ""},
 		{"unsupported mode stays until deleted", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = false }), ""},
+		{"a refusal is not over before the retried apply ran", Refused, with(func(o *Observation) {}), ""},
+		{"a refusal is over once an apply went through", Refused, with(func(o *Observation) { o.RouterApplied = true }), StepsResolved},
+		{"a refused router child blocks", DeployingRouter, with(func(o *Observation) { o.Problem = Problem{Kind: RefusalProblem, Reason: "RefusedByAPIServer"} }), ChildRefused},
 		{"a mode this version runs leaves unsupported mode", UnsupportedMode, with(func(o *Observation) { o.ModeSupported = true }), Admitted},
 		{"nothing moves a deleting object", Deleting, with(func(o *Observation) { o.Deleting = true }), ""},
 	}

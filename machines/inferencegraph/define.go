@@ -15,13 +15,14 @@ func Define(b *engine.Builder[State, Trigger, Observation]) {
 		Permit(InferenceServiceUnavailable, WaitingForInferenceService).
 		Permit(SpecRejected, InvalidSpec).
 		Permit(ConfigRejected, ConfigInvalid).
-		Permit(ChildNotOwned, ChildConflict)
+		Permit(ChildNotOwned, ChildConflict).
+		Permit(ChildRefused, Refused)
 	for _, s := range []State{Pending, Recovering} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(Admitted, ResolvingSteps).
 			Permit(ModeRejected, UnsupportedMode)
 	}
-	for _, s := range []State{ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict} {
+	for _, s := range []State{ResolvingSteps, WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict, Refused} {
 		b.Configure(s).SubstateOf(Active).
 			Permit(StepsResolved, DeployingRouter, nothingServing).
 			Permit(StepsResolved, RollingOut, routerServing)
@@ -71,5 +72,5 @@ func nothingServing(o Observation) bool {
 // configuration or a child say does not move it; only deletion, the stop
 // annotation and its own way out do.
 func parked(s *engine.StateBuilder[State, Trigger, Observation]) *engine.StateBuilder[State, Trigger, Observation] {
-	return s.Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned)
+	return s.Ignore(SpecChanged).Ignore(InferenceServiceUnavailable).Ignore(SpecRejected).Ignore(ConfigRejected).Ignore(ChildNotOwned).Ignore(ChildRefused)
 }

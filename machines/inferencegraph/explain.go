@@ -15,7 +15,7 @@ func Explain(s State, o Observation) (string, string) {
 		return ReasonRecovering, "the stored lifecycle state was not recognised; re-deriving it from what is observed"
 	case ResolvingSteps:
 		return ReasonResolving, "resolving every serviceName step to the URL of its InferenceService"
-	case WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict:
+	case WaitingForInferenceService, InvalidSpec, ConfigInvalid, ChildConflict, Refused:
 		return o.Problem.Reason, o.Problem.Message
 	case DeployingRouter:
 		return ReasonDeploying, fmt.Sprintf("waiting for router Deployment %s to become available%s", name, replicaCounts(w))

@@ -38,12 +38,16 @@ func observationFromBits(bits uint16) Observation {
 	if bit(10) {
 		o.Problem = Problem{Kind: OwnershipProblem, Reason: "ChildNotOwned", Message: "Deployment dog-breed exists and is not controlled by InferenceGraph dog-breed"}
 	}
+	if bit(11) {
+		o.Problem = Problem{Kind: RefusalProblem, Reason: "RefusedByAPIServer", Message: "exceeded quota: q"}
+	}
+	o.RouterApplied = bit(12)
 	return o
 }
 
 func allObservations() []Observation {
-	out := make([]Observation, 0, 1<<11)
-	for bits := uint16(0); bits < 1<<11; bits++ {
+	out := make([]Observation, 0, 1<<13)
+	for bits := uint16(0); bits < 1<<13; bits++ {
 		out = append(out, observationFromBits(bits))
 	}
 	return out
@@ -53,7 +57,7 @@ func allObservations() []Observation {
 // of every fact the guards read, enough for the costlier live checks.
 func representativeObservations() []Observation {
 	var out []Observation
-	for bits := uint16(0); bits < 1<<11; bits += 61 {
+	for bits := uint16(0); bits < 1<<13; bits += 127 {
 		out = append(out, observationFromBits(bits))
 	}
 	return append(out, observationFromBits(1<<6), observationFromBits(0))

@@ -21,6 +21,10 @@ type Observation struct {
 	Router Workload
 	// DeploymentName is the router Deployment's name, for messages.
 	DeploymentName string
+	// RouterApplied is true once the step that applies the router ran and
+	// succeeded in this reconcile: a refusal is only over when an apply
+	// went through.
+	RouterApplied bool
 }
 
 // ProblemKind sorts what stops the router from being built by who fixes it:
@@ -38,6 +42,9 @@ const (
 	// OwnershipProblem: a child with the router's name is controlled by
 	// someone else; whoever made it renames or deletes it.
 	OwnershipProblem ProblemKind = "Ownership"
+	// RefusalProblem: the API server refused a router child the spec
+	// describes well; the cluster's owner lifts it, fsmserve retries.
+	RefusalProblem ProblemKind = "Refusal"
 )
 
 // Problem is a reason the router cannot be built, with a message that names

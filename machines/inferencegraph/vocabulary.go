@@ -30,6 +30,9 @@ const (
 	DeployingRouter State = "DeployingRouter"
 	// ChildConflict: a child with the router's name belongs to someone else.
 	ChildConflict State = "ChildConflict"
+	// Refused: the API server refused a router child (a quota, the service
+	// IP range, another admission webhook); the apply is retried.
+	Refused State = "Refused"
 	// RollingOut: a new router version rolls out while the previous serves.
 	RollingOut State = "RollingOut"
 	// Ready: the router serves the current graph.
@@ -57,6 +60,7 @@ const (
 	SpecRejected                Trigger = "SpecRejected"
 	ConfigRejected              Trigger = "ConfigRejected"
 	ChildNotOwned               Trigger = "ChildNotOwned"
+	ChildRefused                Trigger = "ChildRefused"
 	RolloutStarted              Trigger = "RolloutStarted"
 	RolloutSucceeded            Trigger = "RolloutSucceeded"
 	RolloutFailed               Trigger = "RolloutFailed"
