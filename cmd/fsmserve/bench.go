@@ -20,7 +20,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
-	"sigs.k8s.io/controller-runtime/pkg/metrics"
 
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
@@ -200,23 +199,7 @@ func startBenchManager(ctx context.Context, admin, counted *rest.Config) (ctrl.M
 }
 
 func reconcileCount(controller string) int {
-	families, err := metrics.Registry.Gather()
-	if err != nil {
-		return 0
-	}
-	n := 0.0
-	for _, f := range families {
-		if f.GetName() != "controller_runtime_reconcile_total" {
-			continue
-		}
-		for _, m := range f.GetMetric() {
-			for _, l := range m.GetLabel() {
-				if l.GetName() == "controller" && l.GetValue() == controller {
-					n += m.GetCounter().GetValue()
-				}
-			}
-		}
-	}
+	n, _ := bench.Counter("controller_runtime_reconcile_total", "controller", controller)
 	return int(n)
 }
 

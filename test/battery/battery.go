@@ -23,6 +23,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/common"
+	"github.com/fsmserve/fsmserve/internal/apicount"
 	"github.com/fsmserve/fsmserve/machines/engine"
 )
 
@@ -117,7 +118,7 @@ func (p Plan[S, T, O]) Run(t *testing.T, h Host) {
 // checkNoWrites starts a fresh manager on the settled subjects: it
 // reconciles every one and writes nothing.
 func (p Plan[S, T, O]) checkNoWrites(t *testing.T, h Host, ns string, n int) {
-	writes := &WriteLog{}
+	writes := &apicount.Log{}
 	before := reconciles(t, p.Controller)
 	stop := start(t, h, ns, writes)
 	defer stop()
@@ -129,8 +130,8 @@ func (p Plan[S, T, O]) checkNoWrites(t *testing.T, h Host, ns string, n int) {
 	})
 	// Events are sent asynchronously; give them time to show.
 	time.Sleep(time.Second)
-	if w := writes.Writes(); len(w) != 0 {
-		t.Errorf("a fresh manager wrote %d times to %d settled subjects:\n  %s", len(w), n, strings.Join(w, "\n  "))
+	if w := writes.Snapshot().Writes(); len(w) != 0 {
+		t.Errorf("a fresh manager wrote %d times to %d settled subjects: %v", apicount.Total(w), n, w)
 	}
 }
 
@@ -166,11 +167,11 @@ func namespace(t *testing.T, c client.Client, kind string) string {
 	return ns.Name
 }
 
-func start(t *testing.T, h Host, ns string, writes *WriteLog) func() {
+func start(t *testing.T, h Host, ns string, writes *apicount.Log) func() {
 	t.Helper()
 	cfg := rest.CopyConfig(h.Config)
 	if writes != nil {
-		cfg.Wrap(writes.wrap)
+		cfg = writes.Attach(cfg)
 	}
 	stop, err := h.Start(context.Background(), cfg, ns)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
+	"github.com/fsmserve/fsmserve/internal/apicount"
 	"github.com/fsmserve/fsmserve/internal/tracing"
 	"github.com/fsmserve/fsmserve/internal/webhookhost"
 	"github.com/fsmserve/fsmserve/test/battery"
@@ -76,10 +76,8 @@ func startWholeManager(t *testing.T, h battery.Host, cfg *rest.Config) {
 // informers keep open.
 func TestAnIdleManagerSendsNoRequests(t *testing.T) {
 	h := newHost(t)
-	requests := &battery.RequestLog{}
-	cfg := rest.CopyConfig(h.Config)
-	cfg.Wrap(requests.Wrap)
-	startWholeManager(t, h, cfg)
+	requests := &apicount.Log{}
+	startWholeManager(t, h, requests.Attach(h.Config))
 	ctx := context.Background()
 	ns := "idle"
 	if err := h.Client.Create(ctx, &v1alpha1.InferenceGraph{}); err == nil {
@@ -101,10 +99,10 @@ func TestAnIdleManagerSendsNoRequests(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	requests.Reset()
 	time.Sleep(IdleWindow)
-	got, watches := requests.Requests()
-	t.Logf("idle %s: %d requests, %d watches (re)opened", IdleWindow, len(got), watches)
-	if len(got) != 0 {
-		t.Errorf("an idle manager sent %d requests in %s:\n  %s", len(got), IdleWindow, strings.Join(got, "\n  "))
+	got := requests.Snapshot()
+	t.Logf("idle %s: %d requests, %d watches (re)opened", IdleWindow, apicount.Total(got.ByKind), got.Watches)
+	if n := apicount.Total(got.ByKind); n != 0 {
+		t.Errorf("an idle manager sent %d requests in %s: %v", n, IdleWindow, got.ByKind)
 	}
 }
 
