@@ -109,6 +109,10 @@ func benchRun(ctx context.Context, admin *rest.Config, f benchFlags, progress in
 		return r, fmt.Errorf("floor: %w", err)
 	}
 	r.FloorSeconds = floor.Seconds()
+	fmt.Fprintf(progress, "bench: removing the floor's pods\n")
+	if err := bench.Clear(ctx, c, "bench-floor"); err != nil {
+		return r, fmt.Errorf("clearing the floor: %w", err)
+	}
 	if f.noise > 0 {
 		fmt.Fprintf(progress, "bench: %d unrelated Secrets and pods\n", f.noise)
 		if _, err := inNamespace(ctx, c, "bench-noise", func(ns string) (time.Duration, error) { return 0, bench.Noise(ctx, c, ns, f.noise) }); err != nil {

@@ -194,3 +194,18 @@ func RollOut(ctx context.Context, c client.Client, ns string, n int) (time.Durat
 	})
 	return time.Since(start), err
 }
+
+// Clear deletes the namespace and waits until its pods are gone, so the
+// floor's pods do not take the capacity the InferenceServices need.
+func Clear(ctx context.Context, c client.Client, ns string) error {
+	if err := c.Delete(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+		return err
+	}
+	return waitUntil(ctx, 10*time.Minute, func() (bool, error) {
+		pods := &corev1.PodList{}
+		if err := c.List(ctx, pods, client.InNamespace(ns), client.Limit(1)); err != nil {
+			return false, err
+		}
+		return len(pods.Items) == 0, nil
+	})
+}
