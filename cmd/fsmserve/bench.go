@@ -90,11 +90,15 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	if err := cluster.ApplyManifests(ctx, docs...); err != nil {
 		return err
 	}
-	r, err := benchRun(ctx, cluster.RESTConfig(), f, progress)
-	if err != nil {
+	r, runErr := benchRun(ctx, cluster.RESTConfig(), f, progress)
+	if runErr != nil {
+		// What was measured before the failing phase is still worth seeing.
+		r.Error = runErr.Error()
+	}
+	if err := r.Print(cmd.OutOrStdout(), f.json); err != nil {
 		return err
 	}
-	return r.Print(cmd.OutOrStdout(), f.json)
+	return runErr
 }
 
 func benchRun(ctx context.Context, admin *rest.Config, f benchFlags, progress interface{ Write([]byte) (int, error) }) (bench.Report, error) {

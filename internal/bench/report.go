@@ -46,6 +46,9 @@ type Report struct {
 	CachedObjects map[string]int `json:"cachedObjects"`
 	// Noise is the number of unrelated Secrets and pods created first.
 	Noise int `json:"noise"`
+	// Error is the phase that failed, if one did; the figures before it
+	// are still filled in.
+	Error string `json:"error,omitempty"`
 }
 
 // PerObject divides a count by N.
@@ -72,6 +75,9 @@ func (r Report) Print(w io.Writer, asJSON bool) error {
 	fmt.Fprintf(w, "  reconciles / obj   %6.2f\n", r.PerObject(r.Reconciles))
 	fmt.Fprintf(w, "  CPU                %6.1f s   RSS %.0f MiB (manager in this process; node agents not run)\n", r.CPUSeconds, r.RSSMiB)
 	fmt.Fprintf(w, "  idle %2.0f s          %6d requests %s\n", r.IdleSeconds, apicount.Total(r.Idle), breakdown(Report{N: 1}, r.Idle))
+	if r.Error != "" {
+		fmt.Fprintf(w, "  stopped early: %s\n", r.Error)
+	}
 	if len(r.CachedObjects) > 0 {
 		fmt.Fprintf(w, "  cached objects     %s\n", breakdown(Report{N: 1}, r.CachedObjects))
 	}

@@ -25,9 +25,11 @@ type NodeSize struct {
 }
 
 // DefaultNodeSize lets the default three nodes hold 1,000 of KServe's
-// sklearn predictors (1 CPU and 2Gi each) with room to spare: fake nodes
-// cost nothing, and a benchmark must measure fsmserve, not a full cluster.
-var DefaultNodeSize = NodeSize{CPU: resource.MustParse("384"), Memory: resource.MustParse("1536Gi"), Pods: resource.MustParse("400")}
+// sklearn predictors (1 CPU and 2Gi each) twice over, as a rolling update
+// of all of them needs (a new pod starts before its old one goes): fake
+// nodes cost nothing, and a benchmark must measure fsmserve, not a full
+// cluster.
+var DefaultNodeSize = NodeSize{CPU: resource.MustParse("768"), Memory: resource.MustParse("3Ti"), Pods: resource.MustParse("800")}
 
 // ParseNodeSize reads a size from three quantities; "" keeps the default's.
 func ParseNodeSize(cpu, memory, pods string) (NodeSize, error) {

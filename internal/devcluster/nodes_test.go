@@ -46,9 +46,9 @@ func TestFakeNodeLooksLikeAKubeletRegisteredIt(t *testing.T) {
 		"nvidia.com/gpu.present":           "true",
 	}, n.Labels)
 	for _, list := range []corev1.ResourceList{n.Status.Capacity, n.Status.Allocatable} {
-		assertQuantity(t, "384", list[corev1.ResourceCPU])
-		assertQuantity(t, "1536Gi", list[corev1.ResourceMemory])
-		assertQuantity(t, "400", list[corev1.ResourcePods])
+		assertQuantity(t, "768", list[corev1.ResourceCPU])
+		assertQuantity(t, "3Ti", list[corev1.ResourceMemory])
+		assertQuantity(t, "800", list[corev1.ResourcePods])
 		assertQuantity(t, "8", list["nvidia.com/gpu"])
 	}
 	assert.Empty(t, n.Spec.Taints, "ordinary pods must schedule on the fake nodes")
@@ -57,7 +57,7 @@ func TestFakeNodeLooksLikeAKubeletRegisteredIt(t *testing.T) {
 	assert.NoError(t, err)
 	cpu := fakeNode(2, false, small)
 	assert.Equal(t, "fsmserve-cpu-16", cpu.Labels["node.kubernetes.io/instance-type"])
-	assertQuantity(t, "400", cpu.Status.Capacity[corev1.ResourcePods])
+	assertQuantity(t, "800", cpu.Status.Capacity[corev1.ResourcePods])
 	assert.NotContains(t, cpu.Labels, "nvidia.com/gpu.present")
 }
 
@@ -70,12 +70,12 @@ func TestParseNodeSizeRefusesNonsense(t *testing.T) {
 }
 
 // The default nodes hold the benchmark's 1,000 sklearn predictors (1 CPU,
-// 2Gi, one pod each).
-func TestDefaultNodesHoldAThousandPredictors(t *testing.T) {
+// 2Gi, one pod each) twice, for a rolling update of all of them.
+func TestDefaultNodesHoldAThousandPredictorsRollingOut(t *testing.T) {
 	n := int64(DefaultNodes)
-	assert.GreaterOrEqual(t, n*DefaultNodeSize.CPU.Value(), int64(1000))
-	assert.GreaterOrEqual(t, n*DefaultNodeSize.Memory.Value(), int64(1000)*2<<30)
-	assert.GreaterOrEqual(t, n*DefaultNodeSize.Pods.Value(), int64(1000))
+	assert.GreaterOrEqual(t, n*DefaultNodeSize.CPU.Value(), int64(2000))
+	assert.GreaterOrEqual(t, n*DefaultNodeSize.Memory.Value(), int64(2000)*2<<30)
+	assert.GreaterOrEqual(t, n*DefaultNodeSize.Pods.Value(), int64(2000))
 }
 
 func TestIsNodeReady(t *testing.T) {
