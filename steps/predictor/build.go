@@ -3,6 +3,7 @@ package predictor
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"strings"
 
 	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
@@ -97,10 +98,10 @@ func Build(isvc *v1beta1.InferenceService, rt *runtime.Runtime, cfg *config.Conf
 	class := autoscalerClass(isvc)
 	d := &Desired{AutoscalerClass: class, Children: serving.Children{
 		Deployment: deployment(meta, pod, pred, class, &cfg.Deploy),
-		Service:    service(copyMeta(meta), containers, pred, cfg.Service.ServiceClusterIPNone),
+		Service:    service(withoutInternal(meta), containers, pred, cfg.Service.ServiceClusterIPNone),
 	}}
 	if class == v1beta1.AutoscalerClassHPA {
-		d.HPA = hpa(copyMeta(meta), pred)
+		d.HPA = hpa(withoutInternal(meta), pred)
 	}
 	return d, nil
 }
@@ -118,4 +119,18 @@ func autoscalerClass(isvc *v1beta1.InferenceService) v1beta1.AutoscalerClass {
 
 func copyMeta(m metav1.ObjectMeta) metav1.ObjectMeta {
 	return *m.DeepCopy()
+}
+
+// withoutInternal copies m without the internal.serving.kserve.io
+// annotations. They tell the pod mutator what to inject; only the
+// Deployment (and its pods) needs them. On the Service and the autoscaler
+// they would change with every new model version, and so would they.
+func withoutInternal(m metav1.ObjectMeta) metav1.ObjectMeta {
+	out := copyMeta(m)
+	for k := range out.Annotations {
+		if strings.HasPrefix(k, v1beta1.InternalAnnotationPrefix+"/") {
+			delete(out.Annotations, k)
+		}
+	}
+	return out
 }

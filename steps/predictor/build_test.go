@@ -71,6 +71,12 @@ func TestSklearnSampleBuildsKServesChildren(t *testing.T) {
 	assert.Equal(t, "gs://kfserving-examples/models/sklearn/1.0/model", dep.Annotations[v1beta1.StorageInitializerSourceURIAnnotation])
 	assert.Equal(t, "search", dep.Spec.Template.Annotations["team"])
 	assert.NotContains(t, dep.Annotations, "kubectl.kubernetes.io/last-applied-configuration")
+	// The mutator's annotations stay off the Service and the autoscaler, so a
+	// new model version changes only the Deployment.
+	assert.NotContains(t, d.Service.Annotations, v1beta1.StorageInitializerSourceURIAnnotation)
+	require.NotNil(t, d.HPA)
+	assert.NotContains(t, d.HPA.Annotations, v1beta1.StorageInitializerSourceURIAnnotation)
+	assert.Equal(t, "search", d.Service.Annotations["team"], "the user's annotations are carried as KServe does")
 	require.Len(t, dep.OwnerReferences, 1)
 	assert.Equal(t, "InferenceService", dep.OwnerReferences[0].Kind)
 	assert.True(t, *dep.OwnerReferences[0].Controller)
