@@ -65,7 +65,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		Watches(&v1alpha1.ServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&v1alpha1.ClusterServingRuntime{}, handler.EnqueueRequestsFromMapFunc(r.forRuntime)).
 		Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(r.forAll), builder.WithPredicates(isPlatformConfig(r.Config.Namespace))).
-		Watches(&corev1.Pod{}, lifecycle.Coalesced(forPod)).
+		Watches(&corev1.Pod{}, lifecycle.Delayed(forPod)).
 		Watches(&corev1.ResourceQuota{}, handler.EnqueueRequestsFromMapFunc(r.forRefused)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: MaxConcurrentReconciles}).
 		Complete(r.lifecycle())

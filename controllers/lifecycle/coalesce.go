@@ -61,3 +61,21 @@ func ControllerOf(parent schema.GroupKind) func(context.Context, client.Object) 
 		return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: child.GetNamespace(), Name: ref.Name}}}
 	}
 }
+
+// Delayed enqueues what parentsOf returns UpdateDelay after any event of a
+// child, creations and deletions too: for children that come and go in
+// bursts of their own, as a rollout's pods do (a new one created, an old
+// one deleted, each updated several times on the way).
+func Delayed(parentsOf func(context.Context, client.Object) []reconcile.Request) handler.EventHandler {
+	later := func(ctx context.Context, obj client.Object, q queue) {
+		for _, r := range parentsOf(ctx, obj) {
+			q.AddAfter(r, UpdateDelay)
+		}
+	}
+	return handler.Funcs{
+		CreateFunc:  func(ctx context.Context, e event.CreateEvent, q queue) { later(ctx, e.Object, q) },
+		DeleteFunc:  func(ctx context.Context, e event.DeleteEvent, q queue) { later(ctx, e.Object, q) },
+		GenericFunc: func(ctx context.Context, e event.GenericEvent, q queue) { later(ctx, e.Object, q) },
+		UpdateFunc:  func(ctx context.Context, e event.UpdateEvent, q queue) { later(ctx, e.ObjectNew, q) },
+	}
+}

@@ -48,3 +48,20 @@ func TestABurstOfChildUpdatesIsOneReconcile(t *testing.T) {
 		t.Errorf("a child of another kind maps to %v", got)
 	}
 }
+
+func TestPodEventsAreAllDelayed(t *testing.T) {
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
+	defer q.ShutDown()
+	h := Delayed(ControllerOf(schema.GroupKind{Group: "serving.kserve.io", Kind: "InferenceService"}))
+	ctx := context.Background()
+	d := child("InferenceService")
+	h.Create(ctx, event.CreateEvent{Object: d}, q)
+	h.Delete(ctx, event.DeleteEvent{Object: d}, q)
+	if q.Len() != 0 {
+		t.Fatalf("%d queued at once", q.Len())
+	}
+	time.Sleep(UpdateDelay + 200*time.Millisecond)
+	if q.Len() != 1 {
+		t.Fatalf("a create and a delete in a burst queue %d reconciles, want 1", q.Len())
+	}
+}
