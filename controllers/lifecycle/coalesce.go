@@ -50,16 +50,25 @@ func Coalesced(parentsOf func(context.Context, client.Object) []reconcile.Reques
 // does.
 func ControllerOf(parent schema.GroupKind) func(context.Context, client.Object) []reconcile.Request {
 	return func(_ context.Context, child client.Object) []reconcile.Request {
-		ref := metav1.GetControllerOf(child)
-		if ref == nil || ref.Kind != parent.Kind {
-			return nil
-		}
-		gv, err := schema.ParseGroupVersion(ref.APIVersion)
-		if err != nil || gv.Group != parent.Group {
+		ref := controllerOfKind(child, parent)
+		if ref == nil {
 			return nil
 		}
 		return []reconcile.Request{{NamespacedName: client.ObjectKey{Namespace: child.GetNamespace(), Name: ref.Name}}}
 	}
+}
+
+// controllerOfKind is child's controller reference when the controller is
+// of the given kind, else nil.
+func controllerOfKind(child client.Object, parent schema.GroupKind) *metav1.OwnerReference {
+	ref := metav1.GetControllerOf(child)
+	if ref == nil || ref.Kind != parent.Kind {
+		return nil
+	}
+	if gv, err := schema.ParseGroupVersion(ref.APIVersion); err != nil || gv.Group != parent.Group {
+		return nil
+	}
+	return ref
 }
 
 // Delayed enqueues what parentsOf returns UpdateDelay after any event of a

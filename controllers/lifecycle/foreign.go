@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -39,20 +38,11 @@ func (f ForeignChildren) Index(ctx context.Context, mgr ctrl.Manager, parent cli
 // namespace, unless the child is controlled by a parent of this kind.
 func (f ForeignChildren) Handler(c client.Reader) handler.EventHandler {
 	return handler.EnqueueRequestsFromMapFunc(func(ctx context.Context, child client.Object) []reconcile.Request {
-		if f.controlledByParentKind(child) {
+		if controllerOfKind(child, f.Parent.GroupKind()) != nil {
 			return nil
 		}
 		return f.parentsOf(ctx, c, child)
 	})
-}
-
-func (f ForeignChildren) controlledByParentKind(child client.Object) bool {
-	ref := metav1.GetControllerOf(child)
-	if ref == nil {
-		return false
-	}
-	gv, err := schema.ParseGroupVersion(ref.APIVersion)
-	return err == nil && gv.Group == f.Parent.Group && ref.Kind == f.Parent.Kind
 }
 
 func (f ForeignChildren) parentsOf(ctx context.Context, c client.Reader, child client.Object) []reconcile.Request {

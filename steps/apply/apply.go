@@ -25,21 +25,17 @@ type Result struct {
 	Created bool
 }
 
-// serverSideApply server-side applies desired (a typed object with name and
-// namespace set, stamped) over observed (the child as last seen, which this parent
+// serverSideApply server-side applies request (desired's stamped apply
+// request) over observed (the child as last seen, which this parent
 // controls) and decodes the live object back into desired. When observed
 // already carries exactly what desired says (Unchanged), nothing is sent.
-func serverSideApply(ctx context.Context, c client.Client, desired, observed client.Object) (Result, error) {
-	u, err := toApplyable(c.Scheme(), desired)
+func serverSideApply(ctx context.Context, c client.Client, desired client.Object, u *unstructured.Unstructured, observed client.Object) (Result, error) {
+	live, err := liveIfUnchanged(observed, u)
 	if err != nil {
 		return Result{}, err
 	}
-	same, err := Unchanged(observed, u)
-	if err != nil {
-		return Result{}, err
-	}
-	if same {
-		return Result{}, copyInto(desired, observed)
+	if live != nil {
+		return Result{}, runtime.DefaultUnstructuredConverter.FromUnstructured(live, desired)
 	}
 	if err := c.Apply(ctx, client.ApplyConfigurationFromUnstructured(u), client.FieldOwner(FieldManager), client.ForceOwnership); err != nil {
 		return Result{}, fmt.Errorf("apply %s %s/%s: %w", u.GetKind(), u.GetNamespace(), u.GetName(), err)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -68,19 +69,20 @@ func (a Applier) Check(observed client.Object) error {
 // is a *NotOwnedError and nothing is written. The applied object is decoded
 // back into desired.
 func (a Applier) Apply(ctx context.Context, desired, observed client.Object) (Result, error) {
-	if err := stamp(a.Client.Scheme(), desired); err != nil {
+	request, err := stamp(a.Client.Scheme(), desired)
+	if err != nil {
 		return Result{}, err
 	}
 	if isAbsent(observed) {
-		return a.create(ctx, desired)
+		return a.create(ctx, desired, request)
 	}
 	if err := a.Check(observed); err != nil {
 		return Result{}, err
 	}
-	return serverSideApply(ctx, a.Client, desired, observed)
+	return serverSideApply(ctx, a.Client, desired, request, observed)
 }
 
-func (a Applier) create(ctx context.Context, desired client.Object) (Result, error) {
+func (a Applier) create(ctx context.Context, desired client.Object, request *unstructured.Unstructured) (Result, error) {
 	err := a.Client.Create(ctx, desired, client.FieldOwner(FieldManager))
 	if err == nil {
 		return Result{Changed: true, Created: true}, nil
@@ -100,7 +102,7 @@ func (a Applier) create(ctx context.Context, desired client.Object) (Result, err
 		return Result{}, err
 	}
 	// Ours, and the cache had not caught up: apply over it.
-	return serverSideApply(ctx, a.Client, desired, liveObj)
+	return serverSideApply(ctx, a.Client, desired, request, liveObj)
 }
 
 // Delete deletes a child the parent controls and reports whether it is gone.

@@ -17,14 +17,15 @@ import (
 // it, and server-side apply would remove it); a new digest can.
 const FingerprintAnnotation = "serving.fsmserve.io/applied"
 
-// stamp records in obj's annotations the digest of the apply request obj
-// makes (the annotation itself left out), before it is created or applied:
-// a Deployment counts an annotation change as a new generation, so the
-// digest must arrive with the spec it describes, never after it.
-func stamp(scheme *runtime.Scheme, obj client.Object) error {
+// stamp builds the apply request obj makes and records the digest of that
+// request (the annotation itself left out) in both, before the child is
+// created or applied: a Deployment counts an annotation change as a new
+// generation, so the digest must arrive with the spec it describes, never
+// after it.
+func stamp(scheme *runtime.Scheme, obj client.Object) (*unstructured.Unstructured, error) {
 	u, err := toApplyable(scheme, obj)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	annotations := u.GetAnnotations()
 	delete(annotations, FingerprintAnnotation)
@@ -34,16 +35,22 @@ func stamp(scheme *runtime.Scheme, obj client.Object) error {
 	u.SetAnnotations(annotations)
 	raw, err := json.Marshal(u.Object)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sum := sha256.Sum256(raw)
-	annotations = obj.GetAnnotations()
-	if annotations == nil {
-		annotations = map[string]string{}
+	digest := hex.EncodeToString(sum[:12])
+	for _, o := range []interface {
+		GetAnnotations() map[string]string
+		SetAnnotations(map[string]string)
+	}{u, obj} {
+		a := o.GetAnnotations()
+		if a == nil {
+			a = map[string]string{}
+		}
+		a[FingerprintAnnotation] = digest
+		o.SetAnnotations(a)
 	}
-	annotations[FingerprintAnnotation] = hex.EncodeToString(sum[:12])
-	obj.SetAnnotations(annotations)
-	return nil
+	return u, nil
 }
 
 // Unchanged reports whether applying request over observed would change
@@ -53,19 +60,30 @@ func stamp(scheme *runtime.Scheme, obj client.Object) error {
 // server filled in, do not count. A reconcile that finds its children so
 // writes nothing.
 func Unchanged(observed client.Object, request *unstructured.Unstructured) (bool, error) {
+	live, err := liveIfUnchanged(observed, request)
+	return live != nil, err
+}
+
+// liveIfUnchanged is Unchanged returning the live object it converted (nil
+// when the request would change something), so the caller decodes it
+// without converting it again.
+func liveIfUnchanged(observed client.Object, request *unstructured.Unstructured) (map[string]any, error) {
 	if observed == nil || reflect.ValueOf(observed).IsNil() {
-		return false, nil
+		return nil, nil
 	}
 	if observed.GetAnnotations()[FingerprintAnnotation] != request.GetAnnotations()[FingerprintAnnotation] {
-		return false, nil
+		return nil, nil
 	}
 	live, err := runtime.DefaultUnstructuredConverter.ToUnstructured(observed)
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	// Typed objects from the cache carry no kind; the request names it.
 	live["apiVersion"], live["kind"] = request.GetAPIVersion(), request.GetKind()
-	return covers(live, request.Object), nil
+	if !covers(live, request.Object) {
+		return nil, nil
+	}
+	return live, nil
 }
 
 // covers reports whether live holds every value want sets. Maps are
@@ -120,13 +138,4 @@ func isEmpty(v any) bool {
 		return len(x) == 0
 	}
 	return false
-}
-
-// copyInto makes dst (a typed object of src's type) a copy of src.
-func copyInto(dst, src client.Object) error {
-	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(src)
-	if err != nil {
-		return err
-	}
-	return runtime.DefaultUnstructuredConverter.FromUnstructured(m, dst)
 }

@@ -40,11 +40,7 @@ func request(t *testing.T, d *appsv1.Deployment) *unstructured.Unstructured {
 	t.Helper()
 	s := runtime.NewScheme()
 	_ = appsv1.AddToScheme(s)
-	d = d.DeepCopy()
-	if err := stamp(s, d); err != nil {
-		t.Fatal(err)
-	}
-	u, err := toApplyable(s, d)
+	u, err := stamp(s, d.DeepCopy())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,18 +94,18 @@ func TestStampIsStable(t *testing.T) {
 	s := runtime.NewScheme()
 	_ = appsv1.AddToScheme(s)
 	d := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "ns"}}
-	if err := stamp(s, d); err != nil {
+	if _, err := stamp(s, d); err != nil {
 		t.Fatal(err)
 	}
 	first := d.Annotations[FingerprintAnnotation]
-	if err := stamp(s, d); err != nil {
+	if _, err := stamp(s, d); err != nil {
 		t.Fatal(err)
 	}
 	if first == "" || d.Annotations[FingerprintAnnotation] != first {
 		t.Errorf("digest moved from %q to %q", first, d.Annotations[FingerprintAnnotation])
 	}
 	d.Spec.Paused = true
-	if err := stamp(s, d); err != nil {
+	if _, err := stamp(s, d); err != nil {
 		t.Fatal(err)
 	}
 	if d.Annotations[FingerprintAnnotation] == first {

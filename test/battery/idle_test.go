@@ -14,7 +14,6 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/fsmserve/fsmserve/api/v1alpha1"
 	"github.com/fsmserve/fsmserve/api/v1beta1"
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
@@ -70,8 +69,8 @@ func startWholeManager(t *testing.T, h battery.Host, cfg *rest.Config) {
 	}
 }
 
-// TestAnIdleManagerSendsNoRequests: with InferenceServices and a graph
-// Ready, the whole manager (controllers, webhooks, certificate manager)
+// TestAnIdleManagerSendsNoRequests: with five InferenceServices Ready, the
+// whole manager (controllers, webhooks, certificate manager)
 // sends nothing to the API server for a minute but the watches its
 // informers keep open.
 func TestAnIdleManagerSendsNoRequests(t *testing.T) {
@@ -80,9 +79,6 @@ func TestAnIdleManagerSendsNoRequests(t *testing.T) {
 	startWholeManager(t, h, requests.Attach(h.Config))
 	ctx := context.Background()
 	ns := "idle"
-	if err := h.Client.Create(ctx, &v1alpha1.InferenceGraph{}); err == nil {
-		t.Fatal("admission is not on: a graph with no nodes was accepted")
-	}
 	if err := createNamespace(ctx, h.Client, ns); err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +89,14 @@ func TestAnIdleManagerSendsNoRequests(t *testing.T) {
 		if err := h.Client.Create(ctx, isvc); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// The defaulting webhook set the finalizer: admission is on.
+	first := &v1beta1.InferenceService{}
+	if err := h.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: "iris-0"}, first); err != nil {
+		t.Fatal(err)
+	}
+	if len(first.Finalizers) == 0 {
+		t.Fatal("admission is not on: the defaulting webhook did not set the finalizer")
 	}
 	waitAllReady(t, h.Client, ns)
 	// Let the last Events and status writes land before the window opens.

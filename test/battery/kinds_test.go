@@ -8,6 +8,7 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -29,10 +30,9 @@ func deploymentsAvailable(ctx context.Context, c client.Client, ns string) error
 	}
 	for i := range list.Items {
 		d := &list.Items[i]
-		before := d.DeepCopy()
+		before := d.Status.DeepCopy()
 		kubesim.Available(d, nil, metav1.Now())
-		if d.Status.ObservedGeneration == before.Status.ObservedGeneration && len(before.Status.Conditions) == len(d.Status.Conditions) &&
-			before.Status.AvailableReplicas == d.Status.AvailableReplicas {
+		if equality.Semantic.DeepEqual(before, &d.Status) {
 			continue
 		}
 		if err := c.Status().Update(ctx, d); err != nil {
