@@ -6,6 +6,7 @@ package controllers
 import (
 	"os"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/otel/trace"
 	appsv1 "k8s.io/api/apps/v1"
@@ -41,6 +42,10 @@ type Options struct {
 	TracerProvider trace.TracerProvider
 	// ClusterDomain is the cluster DNS domain; detected when empty.
 	ClusterDomain string
+	// StatusGrace is how long a progress report on a new generation may wait
+	// for its outcome (lifecycle.Grace): zero is lifecycle.DefaultStatusGrace,
+	// a negative value writes every report at once.
+	StatusGrace time.Duration
 }
 
 // CacheOptions keeps the manager's caches to what fsmserve needs: children it
@@ -50,16 +55,21 @@ type Options struct {
 func CacheOptions(systemNamespace string) cache.Options {
 	managed := labels.SelectorFromSet(labels.Set{predictor.ManagedByLabel: predictor.ManagedByValue})
 	modelPods, _ := labels.NewRequirement(v1beta1.InferenceServiceLabel, selection.Exists, nil)
-	return cache.Options{ByObject: map[client.Object]cache.ByObject{
-		&appsv1.Deployment{}:                     {Label: managed},
-		&corev1.Service{}:                        {Label: managed},
-		&networkingv1.Ingress{}:                  {Label: managed},
-		&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
-		&corev1.PersistentVolume{}:               {Label: managed},
-		&corev1.PersistentVolumeClaim{}:          {Label: managed},
-		&corev1.Pod{}:                            {Label: labels.NewSelector().Add(*modelPods)},
-		&corev1.ConfigMap{}:                      {Namespaces: map[string]cache.Config{systemNamespace: {}}},
-	}}
+	return cache.Options{
+		// Nothing reads managedFields from the cache (children are compared
+		// by fsmserve's own digest annotation), and they are often a third of
+		// an object.
+		DefaultTransform: cache.TransformStripManagedFields(),
+		ByObject: map[client.Object]cache.ByObject{
+			&appsv1.Deployment{}:                     {Label: managed},
+			&corev1.Service{}:                        {Label: managed},
+			&networkingv1.Ingress{}:                  {Label: managed},
+			&autoscalingv2.HorizontalPodAutoscaler{}: {Label: managed},
+			&corev1.PersistentVolume{}:               {Label: managed},
+			&corev1.PersistentVolumeClaim{}:          {Label: managed},
+			&corev1.Pod{}:                            {Label: labels.NewSelector().Add(*modelPods)},
+			&corev1.ConfigMap{}:                      {Namespaces: map[string]cache.Config{systemNamespace: {}}},
+		}}
 }
 
 // Setup registers every controller with the manager.
@@ -70,10 +80,14 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 	if opts.ClusterDomain == "" {
 		opts.ClusterDomain = ClusterDomain()
 	}
+	if opts.StatusGrace == 0 {
+		opts.StatusGrace = lifecycle.DefaultStatusGrace
+	}
 	tracer := opts.TracerProvider.Tracer(tracing.InstrumentationName)
 	isvc := &inferenceservice.Reconciler{
 		Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Clock: opts.Clock, ClusterDomain: opts.ClusterDomain,
-		Config: &config.Source{Reader: mgr.GetClient(), Namespace: opts.SystemNamespace},
+		StatusGrace: opts.StatusGrace,
+		Config:      &config.Source{Reader: mgr.GetClient(), Namespace: opts.SystemNamespace},
 		Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
 			Kind: "InferenceService", Machine: isvcmachine.MachineName},
 	}
@@ -81,14 +95,14 @@ func Setup(mgr ctrl.Manager, opts Options) error {
 		return err
 	}
 	graph := &inferencegraph.Reconciler{
-		Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Clock: opts.Clock, Config: isvc.Config,
+		Client: mgr.GetClient(), Scheme: mgr.GetScheme(), Clock: opts.Clock, Config: isvc.Config, StatusGrace: opts.StatusGrace,
 		Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
 			Kind: "InferenceGraph", Machine: igmachine.MachineName},
 	}
 	if err := graph.SetupWithManager(mgr); err != nil {
 		return err
 	}
-	return localmodelcache.Setup(mgr, opts.Clock, isvc.Config, tracer)
+	return localmodelcache.Setup(mgr, opts.Clock, opts.StatusGrace, isvc.Config, tracer)
 }
 
 // ClusterDomain returns $CLUSTER_DOMAIN, else the domain of the pod's

@@ -1,6 +1,8 @@
 package controllers
 
 import (
+	"time"
+
 	"k8s.io/client-go/rest"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/config"
@@ -26,6 +28,8 @@ type ManagerOptions struct {
 	// controller battery starts a fresh manager per pass); controller-runtime
 	// otherwise refuses a controller name it has seen before.
 	Restartable bool
+	// StatusGrace is Options.StatusGrace.
+	StatusGrace time.Duration
 }
 
 // NewManager builds a manager with fsmserve's scheme and filtered caches.

@@ -50,6 +50,7 @@ func newLocalModelManagerCommand() *cobra.Command {
 	cmd.Flags().BoolVar(&f.leaderElection, "leader-elect", false, "elect a leader so only one replica reconciles")
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig path; in-cluster config or $KUBECONFIG when empty")
 	cmd.Flags().IntVar(&f.webhookPort, "webhook-port", 9443, "port of the admission webhook server")
+	addStatusGraceFlag(cmd, &f)
 	cmd.Flags().StringVar(&f.webhookCertDir, "webhook-cert-dir", "/tmp/k8s-webhook-server/serving-certs",
 		"directory with tls.crt and tls.key; without them no webhook is served")
 	return cmd
@@ -79,7 +80,7 @@ func runLocalModelManager(ctx context.Context, cfg *rest.Config, f managerFlags)
 		return err
 	}
 	src := &config.Source{Reader: mgr.GetClient(), Namespace: ns}
-	if err := localmodelcache.Setup(mgr, clock.RealClock{}, src, tp.Tracer(tracing.InstrumentationName)); err != nil {
+	if err := localmodelcache.Setup(mgr, clock.RealClock{}, f.statusGrace, src, tp.Tracer(tracing.InstrumentationName)); err != nil {
 		return err
 	}
 	if srv != nil {

@@ -6,6 +6,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
+
+	"github.com/fsmserve/fsmserve/controllers/lifecycle"
 
 	"github.com/spf13/cobra"
 	"k8s.io/client-go/rest"
@@ -26,6 +29,7 @@ type managerFlags struct {
 	kubeconfig     string
 	webhookPort    int
 	webhookCertDir string
+	statusGrace    time.Duration
 }
 
 func newManagerCommand() *cobra.Command {
@@ -42,7 +46,7 @@ func newManagerCommand() *cobra.Command {
 				ns := config.SystemNamespace()
 				return runManager(ctx, cfg, controllers.ManagerOptions{
 					SystemNamespace: ns, MetricsAddr: f.metricsAddr,
-					HealthAddr: f.healthAddr, LeaderElection: f.leaderElection,
+					HealthAddr: f.healthAddr, LeaderElection: f.leaderElection, StatusGrace: f.statusGrace,
 				}, webhooks.ServeOptions{SystemNamespace: ns, Port: f.webhookPort, CertDir: f.webhookCertDir}, nil)
 			})
 		},
@@ -51,6 +55,7 @@ func newManagerCommand() *cobra.Command {
 	cmd.Flags().StringVar(&f.healthAddr, "health-probe-bind-address", ":8081", "address for /healthz and /readyz; 0 disables")
 	cmd.Flags().BoolVar(&f.leaderElection, "leader-elect", false, "elect a leader so only one replica reconciles")
 	cmd.Flags().StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig path; in-cluster config or $KUBECONFIG when empty")
+	addStatusGraceFlag(cmd, &f)
 	cmd.Flags().IntVar(&f.webhookPort, "webhook-port", 9443, "port of the admission webhook server")
 	cmd.Flags().StringVar(&f.webhookCertDir, "webhook-cert-dir", "/tmp/k8s-webhook-server/serving-certs",
 		"directory with tls.crt and tls.key from cert-manager; when they are absent fsmserve issues, injects and rotates its own")
@@ -86,7 +91,7 @@ func runManager(ctx context.Context, cfg *rest.Config, o controllers.ManagerOpti
 	if err != nil {
 		return err
 	}
-	if err := controllers.Setup(mgr, controllers.Options{SystemNamespace: o.SystemNamespace, TracerProvider: tp}); err != nil {
+	if err := controllers.Setup(mgr, controllers.Options{SystemNamespace: o.SystemNamespace, TracerProvider: tp, StatusGrace: o.StatusGrace}); err != nil {
 		return err
 	}
 	if err := webhooks.Register(mgr, o.SystemNamespace, cm); err != nil {
@@ -111,4 +116,10 @@ func runAgainstCluster(cmd *cobra.Command, kubeconfig string, run func(context.C
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return run(ctx, cfg)
+}
+
+// addStatusGraceFlag registers --status-grace (lifecycle.Grace).
+func addStatusGraceFlag(cmd *cobra.Command, f *managerFlags) {
+	cmd.Flags().DurationVar(&f.statusGrace, "status-grace", lifecycle.DefaultStatusGrace,
+		"how long a progress report on a new generation may wait for its outcome before it is written; negative writes every report at once")
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
@@ -35,6 +36,9 @@ type Reconciler struct {
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
+	// StatusGrace is how long a progress report on a new generation may
+	// wait for its outcome (lifecycle.Grace).
+	StatusGrace time.Duration
 
 	once sync.Once
 	kit  *kit
@@ -52,7 +56,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 func (r *Reconciler) lifecycle() *kit {
 	r.once.Do(func() {
-		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, Kind: lifecycle.Kind[*v1alpha1.InferenceGraph, machine.State, machine.Trigger, machine.Observation, *world]{
+		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, StatusGrace: r.StatusGrace, Kind: lifecycle.Kind[*v1alpha1.InferenceGraph, machine.State, machine.Trigger, machine.Observation, *world]{
 			Name:         "InferenceGraph",
 			Definition:   machine.Definition,
 			Finalizer:    Finalizer,

@@ -52,14 +52,15 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	foreign := foreignChildren.Handler(mgr.GetClient())
+	children := lifecycle.Coalesced(lifecycle.ControllerOf(v1alpha1.GroupVersion.WithKind("InferenceGraph").GroupKind()))
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("inferencegraph").
 		For(&v1alpha1.InferenceGraph{}, builder.WithPredicates(predicate.Or(
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{},
 			predicate.LabelChangedPredicate{}, deletionStarted()))).
-		Watches(&appsv1.Deployment{}, lifecycle.Coalesced(lifecycle.ControllerOf(v1alpha1.GroupVersion.WithKind("InferenceGraph").GroupKind()))).
-		Owns(&corev1.Service{}).
-		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Watches(&appsv1.Deployment{}, children).
+		Watches(&corev1.Service{}, children).
+		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, children).
 		Watches(&appsv1.Deployment{}, foreign).
 		Watches(&corev1.Service{}, foreign).
 		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, foreign).

@@ -7,6 +7,7 @@ package inferenceservice
 import (
 	"context"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/clock"
@@ -32,6 +33,9 @@ type Reconciler struct {
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
+	// StatusGrace is how long a progress report on a new generation may
+	// wait for its outcome (lifecycle.Grace).
+	StatusGrace time.Duration
 	// ClusterDomain is the cluster's DNS domain, for status.address.
 	ClusterDomain string
 
@@ -51,7 +55,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 func (r *Reconciler) lifecycle() *kit {
 	r.once.Do(func() {
-		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, Kind: lifecycle.Kind[*v1beta1.InferenceService, machine.State, machine.Trigger, machine.Observation, *world]{
+		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, StatusGrace: r.StatusGrace, Kind: lifecycle.Kind[*v1beta1.InferenceService, machine.State, machine.Trigger, machine.Observation, *world]{
 			Name:         "InferenceService",
 			Definition:   machine.Definition,
 			Finalizer:    Finalizer,

@@ -49,15 +49,16 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return err
 	}
 	foreign := foreignChildren.Handler(mgr.GetClient())
+	children := lifecycle.Coalesced(lifecycle.ControllerOf(v1beta1.GroupVersion.WithKind("InferenceService").GroupKind()))
 	return ctrl.NewControllerManagedBy(mgr).
 		Named("inferenceservice").
 		For(&v1beta1.InferenceService{}, builder.WithPredicates(predicate.Or(
 			predicate.GenerationChangedPredicate{}, predicate.AnnotationChangedPredicate{},
 			predicate.LabelChangedPredicate{}, deletionStarted()))).
-		Watches(&appsv1.Deployment{}, lifecycle.Coalesced(lifecycle.ControllerOf(v1beta1.GroupVersion.WithKind("InferenceService").GroupKind()))).
-		Owns(&corev1.Service{}).
-		Owns(&networkingv1.Ingress{}).
-		Owns(&autoscalingv2.HorizontalPodAutoscaler{}).
+		Watches(&appsv1.Deployment{}, children).
+		Watches(&corev1.Service{}, children).
+		Watches(&networkingv1.Ingress{}, children).
+		Watches(&autoscalingv2.HorizontalPodAutoscaler{}, children).
 		Watches(&appsv1.Deployment{}, foreign).
 		Watches(&corev1.Service{}, foreign).
 		Watches(&networkingv1.Ingress{}, foreign).

@@ -104,7 +104,8 @@ func setConditions(st *common.Status, in statusInput) {
 		st.SetCondition(common.Condition{Type: v1beta1.PredictorReady, Status: corev1.ConditionFalse, Reason: l.Reason, Message: l.Message}, in.Now)
 		st.SetCondition(ingressReady(in), in.Now)
 	default:
-		st.SetCondition(predictorReady(in.Deployment, l), in.Now)
+		rollingOut := in.State == machine.Deploying || in.State == machine.RollingOut
+		st.SetCondition(predictorReady(in.Deployment, l, rollingOut), in.Now)
 		st.SetCondition(ingressReady(in), in.Now)
 	}
 	readySet.Recompute(st, in.Now)
@@ -114,12 +115,27 @@ func setConditions(st *common.Status, in statusInput) {
 	sort.Slice(st.Conditions, func(i, j int) bool { return st.Conditions[i].Type < st.Conditions[j].Type })
 }
 
+// ordinaryProgress are the Deployment's reasons for "not available yet,
+// working on it".
+var ordinaryProgress = map[string]bool{
+	"MinimumReplicasUnavailable": true, "ReplicaSetUpdated": true,
+	"NewReplicaSetCreated": true, "FoundNewReplicaSet": true,
+}
+
 // predictorReady follows KServe's reading of the Deployment's conditions; with
 // no Deployment (or no verdict yet) it says what the lifecycle is doing.
-func predictorReady(d *appsv1.Deployment, l *common.Lifecycle) common.Condition {
+// While a rollout is under way, a verdict that only says "not available yet"
+// gives way to the lifecycle's reason too: that says the same in more words
+// (replica counts, why pods do not run), and mirroring each step of the
+// Deployment's own progress would cost a status write apiece and say less.
+// Outside a rollout (a Degraded or Failed predictor) KServe's words stand.
+func predictorReady(d *appsv1.Deployment, l *common.Lifecycle, rollingOut bool) common.Condition {
 	c := propagateRaw(d)
-	if c.Reason == "" && c.Status != corev1.ConditionTrue {
-		c.Reason, c.Message = l.Reason, l.Message
+	if c.Status == corev1.ConditionTrue {
+		return c
+	}
+	if c.Reason == "" || (rollingOut && ordinaryProgress[c.Reason]) {
+		c.Status, c.Reason, c.Message = corev1.ConditionFalse, l.Reason, l.Message
 	}
 	return c
 }

@@ -78,12 +78,28 @@ func TestPropagateRawFollowsKServesRuleOrder(t *testing.T) {
 
 func TestPredictorReadyExplainsWhatTheLifecycleDoesWithoutAVerdict(t *testing.T) {
 	l := &common.Lifecycle{Reason: "ChildNotOwned", Message: "Deployment x-predictor exists"}
-	if c := predictorReady(nil, l); c.Status != no || c.Reason != l.Reason || c.Message != l.Message {
+	if c := predictorReady(nil, l, false); c.Status != no || c.Reason != l.Reason || c.Message != l.Message {
 		t.Errorf("no Deployment: got %+v", c)
 	}
 	d := deployment(dc(prog, yes, "ReplicaSetUpdated", ""))
-	if c := predictorReady(d, l); c.Reason != "ReplicaSetUpdated" {
-		t.Errorf("the Deployment's own reason must win: got %+v", c)
+	if c := predictorReady(d, l, false); c.Reason != "ReplicaSetUpdated" {
+		t.Errorf("the Deployment's own reason must win outside a rollout: got %+v", c)
+	}
+}
+
+func TestARolloutKeepsItsOwnWordsUntilTheDeploymentHasAVerdict(t *testing.T) {
+	l := &common.Lifecycle{Reason: "Deploying", Message: "waiting for Deployment x-predictor to become available (0/1 replicas available)"}
+	waiting := deployment(dc(prog, yes, "ReplicaSetUpdated", ""), dc(avail, no, "MinimumReplicasUnavailable", "Deployment does not have minimum availability."))
+	if c := predictorReady(waiting, l, true); c.Status != no || c.Reason != l.Reason || c.Message != l.Message {
+		t.Errorf("an ordinary wait must read as the lifecycle's: got %+v", c)
+	}
+	failed := deployment(dc(avail, no, "MinimumReplicasUnavailable", ""), dc(rfail, yes, "FailedCreate", "exceeded quota"))
+	if c := predictorReady(failed, l, true); c.Reason != "FailedCreate" {
+		t.Errorf("a failure verdict must stand during a rollout: got %+v", c)
+	}
+	done := deployment(dc(avail, yes, "MinimumReplicasAvailable", ""), dc(prog, yes, "NewReplicaSetAvailable", ""))
+	if c := predictorReady(done, l, true); c.Status != yes || c.Reason != "NewReplicaSetAvailable" {
+		t.Errorf("an available Deployment must read True: got %+v", c)
 	}
 }
 

@@ -18,14 +18,19 @@ import (
 // counts, Progressing, Available, then NewReplicaSetAvailable, within a
 // second), and kubelets update pods alike; reading the burst once instead
 // of once per write saves a reconcile and, mostly, a status write each.
-// Creations and deletions are not delayed.
+// Deletions are not delayed.
 const UpdateDelay = 500 * time.Millisecond
 
 type queue = workqueue.TypedRateLimitingInterface[reconcile.Request]
 
-// Coalesced enqueues what parentsOf returns for a child: at once when the
-// child is created or deleted, UpdateDelay later when it is updated (the
-// queue keeps one entry per object, so a burst of updates is one reconcile).
+// Coalesced enqueues what parentsOf returns for a child the parent creates:
+// at once when the child is deleted, UpdateDelay later when it is updated
+// (the queue keeps one entry per object, so a burst of updates is one
+// reconcile), and not at all when it is created. The parent made it and
+// knows; a reconcile woken by its own creation would run before the cache
+// shows the children created after it, and create them again (a refused
+// POST and a GET each). When the manager starts, the parents' own initial
+// list wakes every parent, so no creation seen then is lost either.
 func Coalesced(parentsOf func(context.Context, client.Object) []reconcile.Request) handler.EventHandler {
 	now := func(ctx context.Context, obj client.Object, q queue) {
 		for _, r := range parentsOf(ctx, obj) {
@@ -33,7 +38,7 @@ func Coalesced(parentsOf func(context.Context, client.Object) []reconcile.Reques
 		}
 	}
 	return handler.Funcs{
-		CreateFunc: func(ctx context.Context, e event.CreateEvent, q queue) { now(ctx, e.Object, q) },
+		CreateFunc: func(context.Context, event.CreateEvent, queue) {},
 		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q queue) { now(ctx, e.Object, q) },
 		GenericFunc: func(ctx context.Context, e event.GenericEvent, q queue) {
 			now(ctx, e.Object, q)

@@ -41,8 +41,12 @@ func TestABurstOfChildUpdatesIsOneReconcile(t *testing.T) {
 		t.Errorf("queued %v", item)
 	}
 	h.Create(ctx, event.CreateEvent{Object: d}, q)
+	if q.Len() != 0 {
+		t.Error("the parent made the child: its creation must wake nothing")
+	}
+	h.Delete(ctx, event.DeleteEvent{Object: d}, q)
 	if q.Len() != 1 {
-		t.Error("a creation is queued at once")
+		t.Error("a deletion is queued at once")
 	}
 	if got := ControllerOf(schema.GroupKind{Group: "serving.kserve.io", Kind: "InferenceService"})(ctx, child("InferenceGraph")); len(got) != 0 {
 		t.Errorf("a child of another kind maps to %v", got)

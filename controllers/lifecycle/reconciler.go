@@ -16,6 +16,7 @@ import (
 	"github.com/fsmserve/fsmserve/api/common"
 	"github.com/fsmserve/fsmserve/internal/tracing"
 	"github.com/fsmserve/fsmserve/machines/engine"
+	"github.com/fsmserve/fsmserve/steps/outcome"
 )
 
 // staleRetry is how soon a reconcile that read a copy older than its own
@@ -28,6 +29,11 @@ type Reconciler[P client.Object, S ~string, T ~string, O any, W any] struct {
 	Clock     clock.PassiveClock
 	Publisher *Publisher
 	Kind      Kind[P, S, T, O, W]
+	// StatusGrace is how long a progress report on a new generation may
+	// wait for its outcome (see Grace); zero writes every report at once.
+	StatusGrace time.Duration
+	// grace holds those reports.
+	grace Grace
 	// fresh keeps reconciles off cached copies older than our status writes.
 	fresh Freshness
 }
@@ -42,6 +48,7 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 	obj := r.Kind.New()
 	if err := r.Client.Get(ctx, req.NamespacedName, obj); err != nil {
 		r.fresh.Forget(req.NamespacedName)
+		r.grace.Forget(req.NamespacedName)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
 	if r.fresh.Stale(req.NamespacedName, obj.GetResourceVersion()) {
@@ -51,6 +58,7 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 		return ctrl.Result{}, err
 	}
 	before := obj.DeepCopyObject().(P)
+	r.grace.recall(obj, r.Kind.Status(obj))
 	run, err := r.observe(ctx, obj)
 	if err != nil {
 		return ctrl.Result{}, err
@@ -59,15 +67,40 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 	state := m.State()
 	r.deriveStatus(ctx, run, m)
 	ep.Close(r.lifecycle(obj), r.Kind.Definition.KindOf(state).EndsEpisode())
+	total := run.total()
+	if wait, held := r.holdStatus(run, before, state, runErr, total); held {
+		r.publish(ctx, run, m.Journal(), ep, state, total.Changed)
+		return ctrl.Result{RequeueAfter: soonest(wait, total.RequeueAfter)}, nil
+	}
 	if err := r.persist(ctx, run, before); err != nil {
 		return persistFailed(ctx, run.Deleting, err)
 	}
-	total := run.total()
+	r.grace.Forget(req.NamespacedName)
 	r.publish(ctx, run, m.Journal(), ep, state, total.Changed)
 	if r.finished(run, state) {
 		return ctrl.Result{}, removeFinalizer(ctx, r.Client, obj, r.Kind.Finalizer)
 	}
 	return Result(ctx, runErr, total)
+}
+
+// holdStatus keeps the reconcile's status in memory instead of writing it
+// when it is a progress report on a new generation within the grace (see
+// Grace), and says how soon to come back.
+func (r *Reconciler[P, S, T, O, W]) holdStatus(run *Run[P, W], before P, state S, runErr error, total outcome.Outcome) (time.Duration, bool) {
+	if r.StatusGrace <= 0 || run.Deleting || runErr != nil || total.Err != nil ||
+		r.Kind.Definition.KindOf(state) != engine.Progressing ||
+		*r.Kind.Status(before).ObservedGeneration == run.Object.GetGeneration() {
+		return 0, false
+	}
+	return r.grace.hold(run.Object, r.Kind.Status(before), r.Kind.Status(run.Object), r.StatusGrace, time.Now())
+}
+
+// soonest is the earlier of two requeue delays, zero meaning none.
+func soonest(a, b time.Duration) time.Duration {
+	if b > 0 && b < a {
+		return b
+	}
+	return a
 }
 
 // conflictRetry is how soon a reconcile whose status write lost a race

@@ -10,6 +10,7 @@ package localmodelcache
 import (
 	"context"
 	"sync"
+	"time"
 
 	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -29,7 +30,10 @@ type Reconciler struct {
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
-	Kind      Kind
+	// StatusGrace is how long a progress report on a new generation may
+	// wait for its outcome (lifecycle.Grace).
+	StatusGrace time.Duration
+	Kind        Kind
 
 	once sync.Once
 	kit  *kit
@@ -47,7 +51,7 @@ func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 
 func (r *Reconciler) lifecycle() *kit {
 	r.once.Do(func() {
-		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, Kind: lifecycle.Kind[client.Object, machine.State, machine.Trigger, machine.Observation, *world]{
+		r.kit = &kit{Client: r.Client, Clock: r.Clock, Publisher: r.Publisher, StatusGrace: r.StatusGrace, Kind: lifecycle.Kind[client.Object, machine.State, machine.Trigger, machine.Observation, *world]{
 			Name:         r.Kind.Name,
 			Definition:   machine.Definition,
 			Finalizer:    r.Kind.Finalizer,

@@ -1,6 +1,8 @@
 package localmodelcache
 
 import (
+	"time"
+
 	"go.opentelemetry.io/otel/trace"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/utils/clock"
@@ -90,10 +92,10 @@ func deleted() predicate.Funcs {
 }
 
 // Setup registers the controllers of both cache kinds with the manager.
-func Setup(mgr ctrl.Manager, clk clock.PassiveClock, cfg *config.Source, tracer trace.Tracer) error {
+func Setup(mgr ctrl.Manager, clk clock.PassiveClock, grace time.Duration, cfg *config.Source, tracer trace.Tracer) error {
 	for _, kind := range []Kind{ClusterCaches, NamespaceCaches} {
 		r := &Reconciler{
-			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: clk, Config: cfg, Kind: kind,
+			Client: mgr.GetClient(), APIReader: mgr.GetAPIReader(), Clock: clk, StatusGrace: grace, Config: cfg, Kind: kind,
 			Publisher: &lifecycle.Publisher{Events: mgr.GetEventRecorder("fsmserve"), Tracer: tracer,
 				Kind: kind.Name, Machine: machine.MachineName},
 		}
