@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
@@ -23,7 +24,6 @@ import (
 
 	"github.com/fsmserve/fsmserve/config"
 	"github.com/fsmserve/fsmserve/controllers"
-	"github.com/fsmserve/fsmserve/internal/apicount"
 	"github.com/fsmserve/fsmserve/internal/bench"
 	"github.com/fsmserve/fsmserve/internal/devcluster"
 	"github.com/fsmserve/fsmserve/internal/scheme"
@@ -62,7 +62,7 @@ func newBenchCommand() *cobra.Command {
 	fl.IntVar(&f.noise, "noise", 0, "unrelated Secrets and pods to create first (memory must not follow them)")
 	fl.StringVar(&f.workDir, "work-dir", ".fsmserve-bench", "directory for the cluster's state (reset on every start)")
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
-	root.AddCommand(cmd)
+	root.AddCommand(cmd, newBenchManagerCommand())
 	return root
 }
 
@@ -90,7 +90,7 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	if err := cluster.ApplyManifests(ctx, docs...); err != nil {
 		return err
 	}
-	r, runErr := benchRun(ctx, cluster.RESTConfig(), f, progress)
+	r, runErr := benchRun(ctx, cluster, f, progress)
 	if runErr != nil {
 		// What was measured before the failing phase is still worth seeing.
 		r.Error = runErr.Error()
@@ -101,68 +101,103 @@ func runBench(cmd *cobra.Command, f benchFlags) error {
 	return runErr
 }
 
-func benchRun(ctx context.Context, admin *rest.Config, f benchFlags, progress interface{ Write([]byte) (int, error) }) (bench.Report, error) {
+func benchRun(ctx context.Context, cluster *devcluster.Cluster, f benchFlags, progress io.Writer) (bench.Report, error) {
 	r := bench.Report{N: f.n, Noise: f.noise, IdleSeconds: f.idle.Seconds()}
-	c, err := client.New(admin, client.Options{Scheme: scheme.New()})
+	c, err := client.New(cluster.RESTConfig(), client.Options{Scheme: scheme.New()})
 	if err != nil {
 		return r, err
 	}
+	if err := floorAndNoise(ctx, c, f, &r, progress); err != nil {
+		return r, err
+	}
+	fmt.Fprintf(progress, "bench: starting the manager in its own process\n")
+	mgr, err := spawnBenchManager(ctx, cluster.KubeconfigPath(), cluster.LogDir())
+	if err != nil {
+		return r, err
+	}
+	defer mgr.stop()
+	if err := createPhase(ctx, c, mgr, f, &r, progress); err != nil {
+		return r, err
+	}
+	fmt.Fprintf(progress, "bench: a new model version for each\n")
+	m, err := measured(ctx, mgr, func() error {
+		d, err := bench.RollOut(ctx, c, "bench", f.n)
+		r.RolloutSeconds = d.Seconds()
+		return err
+	})
+	if err != nil {
+		return r, fmt.Errorf("rollout: %w", err)
+	}
+	r.RolloutWrites = m.Counts.Writes()
+	fmt.Fprintf(progress, "bench: idle for %s\n", f.idle)
+	m, err = measured(ctx, mgr, func() error { time.Sleep(f.idle); return nil })
+	if err != nil {
+		return r, err
+	}
+	r.Idle, r.RSSMiB, r.CachedObjects = m.Counts.ByKind, m.RSSMiB, m.CachedObjects
+	return r, nil
+}
+
+// floorAndNoise times the bare Deployment+Service floor, clears its pods,
+// and creates the unrelated objects, before the manager exists.
+func floorAndNoise(ctx context.Context, c client.Client, f benchFlags, r *bench.Report, progress io.Writer) error {
 	fmt.Fprintf(progress, "bench: the floor, %d Deployment+Service pairs\n", f.n)
 	floor, err := inNamespace(ctx, c, "bench-floor", func(ns string) (time.Duration, error) { return bench.Floor(ctx, c, ns, f.n) })
 	if err != nil {
-		return r, fmt.Errorf("floor: %w", err)
+		return fmt.Errorf("floor: %w", err)
 	}
 	r.FloorSeconds = floor.Seconds()
 	fmt.Fprintf(progress, "bench: removing the floor's pods\n")
 	if err := bench.Clear(ctx, c, "bench-floor"); err != nil {
-		return r, fmt.Errorf("clearing the floor: %w", err)
+		return fmt.Errorf("clearing the floor: %w", err)
 	}
 	if f.noise > 0 {
 		fmt.Fprintf(progress, "bench: %d unrelated Secrets and pods\n", f.noise)
 		if _, err := inNamespace(ctx, c, "bench-noise", func(ns string) (time.Duration, error) { return 0, bench.Noise(ctx, c, ns, f.noise) }); err != nil {
-			return r, err
+			return err
 		}
 	}
-	log := &apicount.Log{}
-	mgr, err := startBenchManager(ctx, admin, log.Attach(admin))
-	if err != nil {
-		return r, err
-	}
+	return nil
+}
+
+// createPhase creates the InferenceServices and times them to Ready.
+func createPhase(ctx context.Context, c client.Client, mgr *benchManager, f benchFlags, r *bench.Report, progress io.Writer) error {
 	fmt.Fprintf(progress, "bench: %d InferenceServices\n", f.n)
-	log.Reset()
-	cpu, reconciles := bench.CPUTime(), reconcileCount("inferenceservice")
 	var admission []time.Duration
-	ready, err := inNamespace(ctx, c, "bench", func(ns string) (time.Duration, error) {
-		d, lat, err := bench.ApplyAndWaitReady(ctx, c, ns, f.n)
-		admission = lat
-		return d, err
+	m, err := measured(ctx, mgr, func() error {
+		ready, err := inNamespace(ctx, c, "bench", func(ns string) (time.Duration, error) {
+			d, lat, err := bench.ApplyAndWaitReady(ctx, c, ns, f.n)
+			admission = lat
+			return d, err
+		})
+		r.ReadySeconds = ready.Seconds()
+		return err
 	})
 	if err != nil {
-		return r, fmt.Errorf("InferenceServices: %w", err)
+		return fmt.Errorf("InferenceServices: %w", err)
 	}
 	r.CreateP50Ms = float64(bench.Percentile(admission, 50).Microseconds()) / 1000
 	r.CreateP99Ms = float64(bench.Percentile(admission, 99).Microseconds()) / 1000
-	r.ReadySeconds = ready.Seconds()
-	time.Sleep(3 * time.Second) // the last Events and status writes land
-	counts := log.Snapshot()
-	r.Writes, r.Reads = counts.Writes(), counts.Reads()
-	r.CPUSeconds = (bench.CPUTime() - cpu).Seconds()
-	r.Reconciles = reconcileCount("inferenceservice") - reconciles
-	fmt.Fprintf(progress, "bench: a new model version for each\n")
-	log.Reset()
-	rollout, err := bench.RollOut(ctx, c, "bench", f.n)
-	if err != nil {
-		return r, fmt.Errorf("rollout: %w", err)
+	r.Writes, r.Reads = m.Counts.Writes(), m.Counts.Reads()
+	r.CPUSeconds, r.Reconciles = m.CPUSeconds, m.Reconciles
+	return nil
+}
+
+// settle is how long a phase's last Events and status writes get to land
+// after what it waits for is seen.
+const settle = 3 * time.Second
+
+// measured resets the manager's counts, runs phase, lets it settle, and
+// reads what the manager did.
+func measured(ctx context.Context, mgr *benchManager, phase func() error) (bench.ManagerMeasure, error) {
+	if err := mgr.reset(ctx); err != nil {
+		return bench.ManagerMeasure{}, err
 	}
-	time.Sleep(3 * time.Second)
-	r.RolloutSeconds, r.RolloutWrites = rollout.Seconds(), log.Snapshot().Writes()
-	fmt.Fprintf(progress, "bench: idle for %s\n", f.idle)
-	log.Reset()
-	time.Sleep(f.idle)
-	r.Idle = log.Snapshot().ByKind
-	r.RSSMiB = bench.RSSMiB()
-	r.CachedObjects = cachedObjects(ctx, mgr)
-	return r, nil
+	if err := phase(); err != nil {
+		return bench.ManagerMeasure{}, err
+	}
+	time.Sleep(settle)
+	return mgr.measure(ctx)
 }
 
 // inNamespace creates ns and runs step in it.

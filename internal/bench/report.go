@@ -73,7 +73,7 @@ func (r Report) Print(w io.Writer, asJSON bool) error {
 	fmt.Fprintf(w, "  reads / object     %6.2f      %s\n", r.PerObject(apicount.Total(r.Reads)), breakdown(r, r.Reads))
 	fmt.Fprintf(w, "  spec change        %6.1f s   writes / object %.2f %s\n", r.RolloutSeconds, r.PerObject(apicount.Total(r.RolloutWrites)), breakdown(r, r.RolloutWrites))
 	fmt.Fprintf(w, "  reconciles / obj   %6.2f\n", r.PerObject(r.Reconciles))
-	fmt.Fprintf(w, "  CPU                %6.1f s   RSS %.0f MiB (manager in this process; node agents not run)\n", r.CPUSeconds, r.RSSMiB)
+	fmt.Fprintf(w, "  CPU                %6.1f s   RSS %.0f MiB (the manager process alone; node agents not run)\n", r.CPUSeconds, r.RSSMiB)
 	fmt.Fprintf(w, "  idle %2.0f s          %6d requests %s\n", r.IdleSeconds, apicount.Total(r.Idle), breakdown(Report{N: 1}, r.Idle))
 	if r.Error != "" {
 		fmt.Fprintf(w, "  stopped early: %s\n", r.Error)
@@ -126,4 +126,14 @@ func RSSMiB() float64 {
 		}
 	}
 	return 0
+}
+
+// ManagerMeasure is what the manager process measured over one phase.
+type ManagerMeasure struct {
+	Counts     apicount.Counts `json:"counts"`
+	Reconciles int             `json:"reconciles"`
+	CPUSeconds float64         `json:"cpuSeconds"`
+	// RSSMiB is the manager process's resident memory after a collection.
+	RSSMiB        float64        `json:"rssMiB"`
+	CachedObjects map[string]int `json:"cachedObjects"`
 }
