@@ -45,7 +45,8 @@ func newBenchCommand() *cobra.Command {
 		Use:   "controller",
 		Short: "N InferenceServices on a fresh local cluster: time to Ready against the floor, API requests per object, CPU, memory, idle requests",
 		Long: "controller starts the local cluster of `fsmserve dev` (fresh, in --work-dir) and\n" +
-			"the manager in this process with its requests counted at its transport, then:\n" +
+			"the manager in a process of its own with its requests counted at its transport\n" +
+			"(so CPU and RSS are the manager's alone), then:\n" +
 			"creates N bare Deployment+Service pairs and times them (the floor), creates N\n" +
 			"InferenceServices and times them to Ready, counts the manager's writes and\n" +
 			"uncached reads by verb and resource, and watches it idle. It reports; it never\n" +
@@ -147,6 +148,12 @@ func floorAndNoise(ctx context.Context, c client.Client, f benchFlags, r *bench.
 		return fmt.Errorf("floor: %w", err)
 	}
 	r.FloorSeconds = floor.Seconds()
+	fmt.Fprintf(progress, "bench: the floor of a spec change, a new pod template for each\n")
+	rollout, err := bench.FloorRollOut(ctx, c, "bench-floor", f.n)
+	if err != nil {
+		return fmt.Errorf("floor rollout: %w", err)
+	}
+	r.FloorRolloutSeconds = rollout.Seconds()
 	fmt.Fprintf(progress, "bench: removing the floor's pods\n")
 	if err := bench.Clear(ctx, c, "bench-floor"); err != nil {
 		return fmt.Errorf("clearing the floor: %w", err)

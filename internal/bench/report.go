@@ -30,8 +30,11 @@ type Report struct {
 	Reads  map[string]int `json:"reads"`
 	// RolloutSeconds and RolloutWrites are a spec change of every
 	// InferenceService (a new model version) until all are Ready on it.
-	RolloutSeconds float64        `json:"rolloutSeconds"`
-	RolloutWrites  map[string]int `json:"rolloutWrites"`
+	RolloutSeconds float64 `json:"rolloutSeconds"`
+	// FloorRolloutSeconds is the same change of the floor's bare
+	// Deployments, until all rolled out.
+	FloorRolloutSeconds float64        `json:"floorRolloutSeconds"`
+	RolloutWrites       map[string]int `json:"rolloutWrites"`
 	// Reconciles are the InferenceService controller's reconciles.
 	Reconciles int `json:"reconciles"`
 	// CPUSeconds is the process's CPU time over the same span.
@@ -71,7 +74,9 @@ func (r Report) Print(w io.Writer, asJSON bool) error {
 	fmt.Fprintf(w, "  create (admission) p50 %.0f ms   p99 %.0f ms   no admission error\n", r.CreateP50Ms, r.CreateP99Ms)
 	fmt.Fprintf(w, "  writes / object    %6.2f      %s\n", r.PerObject(apicount.Total(r.Writes)), breakdown(r, r.Writes))
 	fmt.Fprintf(w, "  reads / object     %6.2f      %s\n", r.PerObject(apicount.Total(r.Reads)), breakdown(r, r.Reads))
-	fmt.Fprintf(w, "  spec change        %6.1f s   writes / object %.2f %s\n", r.RolloutSeconds, r.PerObject(apicount.Total(r.RolloutWrites)), breakdown(r, r.RolloutWrites))
+	fmt.Fprintf(w, "  spec change        %6.1f s   floor (bare Deployments) %6.1f s   ratio %.2fx\n",
+		r.RolloutSeconds, r.FloorRolloutSeconds, r.RolloutSeconds/max(r.FloorRolloutSeconds, 0.001))
+	fmt.Fprintf(w, "  writes / change    %6.2f      %s\n", r.PerObject(apicount.Total(r.RolloutWrites)), breakdown(r, r.RolloutWrites))
 	fmt.Fprintf(w, "  reconciles / obj   %6.2f\n", r.PerObject(r.Reconciles))
 	fmt.Fprintf(w, "  CPU                %6.1f s   RSS %.0f MiB (the manager process alone; node agents not run)\n", r.CPUSeconds, r.RSSMiB)
 	fmt.Fprintf(w, "  idle %2.0f s          %6d requests %s\n", r.IdleSeconds, apicount.Total(r.Idle), breakdown(Report{N: 1}, r.Idle))

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/api/v1beta1"
+	"github.com/fsmserve/fsmserve/machines/workload"
 )
 
 // poll is how often the bench looks at the objects it waits for.
@@ -72,6 +73,36 @@ func Floor(ctx context.Context, c client.Client, ns string, n int) (time.Duratio
 			return false, err
 		}
 		return countAvailable(list.Items) == n, nil
+	})
+	return time.Since(start), err
+}
+
+// FloorRollOut changes the pod template of the floor's n Deployments in ns
+// (a new environment variable, as a new model version changes the
+// predictor's arguments) and returns how long until every one has rolled
+// out by the rule a predictor's rollout is judged by (workload.RolledOut):
+// the floor of a spec change.
+func FloorRollOut(ctx context.Context, c client.Client, ns string, n int) (time.Duration, error) {
+	start := time.Now()
+	for i := range n {
+		d, _ := floorPair(ns, i)
+		patch := []byte(`{"spec":{"template":{"spec":{"containers":[{"name":"kserve-container","env":[{"name":"MODEL_VERSION","value":"2"}]}]}}}}`)
+		if err := c.Patch(ctx, d, client.RawPatch(types.StrategicMergePatchType, patch)); err != nil {
+			return 0, fmt.Errorf("patch %s: %w", d.Name, err)
+		}
+	}
+	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
+		list := &appsv1.DeploymentList{}
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, err
+		}
+		done := 0
+		for i := range list.Items {
+			if list.Items[i].Generation > 1 && workload.RolledOut(&list.Items[i]) {
+				done++
+			}
+		}
+		return done == n, nil
 	})
 	return time.Since(start), err
 }
