@@ -15,6 +15,8 @@ type Scenario struct {
 	Name string `json:"name"`
 	// Description says what the story shows, for people.
 	Description string `json:"description,omitempty"`
+	// Requires is what the story needs of its host (nil: any host).
+	Requires *Requires `json:"requires,omitempty"`
 	// Steps run in order; the first failing step ends the scenario.
 	Steps []Step `json:"steps"`
 	// File is the path the scenario was loaded from ("" when parsed from bytes
@@ -90,6 +92,9 @@ type Expect struct {
 	Events []string `json:"events,omitempty"`
 	// EventsAbsent are Event reasons that must not exist on the object.
 	EventsAbsent []string `json:"eventsAbsent,omitempty"`
+	// Passed are states the object must have entered, in this order
+	// (from its lifecycle history or its Events).
+	Passed []Passed `json:"passed,omitempty"`
 	// Children are objects that must or must not exist.
 	Children *Children `json:"children,omitempty"`
 	// Spans are span names that must exist in the object's current trace.

@@ -53,6 +53,9 @@ type Harness struct {
 	DefaultWithin time.Duration
 	// Progress, when set, receives one line per step as it starts.
 	Progress io.Writer
+	// Host says what the cluster can do; the zero value is envtest with the
+	// controllers in-process.
+	Host Host
 }
 
 // StepError is a failed step. Its message is multi-line: what was expected
@@ -83,14 +86,32 @@ type run struct {
 	scenario  *Scenario
 	namespace string
 	changes   changeLog
+	outcome   *Outcome
+	// step and stepName are the step being run, for skipped checks.
+	step     int
+	stepName string
 }
 
-// Run creates a fresh namespace (generateName scenario-), runs every step in
-// order and, also on failure, deletes what the scenario created, restores
-// objects it changed outside its namespace, and deletes the namespace.
-func (h *Harness) Run(ctx context.Context, s *Scenario) (err error) {
+// Run runs a scenario (RunOutcome) and returns only whether it failed.
+func (h *Harness) Run(ctx context.Context, s *Scenario) error {
+	_, err := h.RunOutcome(ctx, s)
+	return err
+}
+
+// RunOutcome creates a fresh namespace (generateName scenario-), runs every
+// step in order and, also on failure, deletes what the scenario created,
+// restores objects it changed outside its namespace, and deletes the
+// namespace. The outcome lists what the host could not do: a story whose
+// requirements the host lacks is skipped whole; a step it has no real means
+// for ends the story there, and the rest is listed as skipped.
+func (h *Harness) RunOutcome(ctx context.Context, s *Scenario) (out *Outcome, err error) {
 	if h.Client == nil || s == nil {
-		return errors.New("runner: Run needs a Harness with a Client and a scenario")
+		return nil, errors.New("runner: Run needs a Harness with a Client and a scenario")
+	}
+	out = &Outcome{Host: h.Host.name()}
+	if why := s.Requires.unmet(h.Host); why != "" {
+		out.Skipped = why
+		return out, nil
 	}
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{
 		GenerateName: "scenario-",
@@ -98,9 +119,9 @@ func (h *Harness) Run(ctx context.Context, s *Scenario) (err error) {
 		Annotations:  map[string]string{ScenarioAnnotation: s.Name},
 	}}
 	if err := h.Client.Create(ctx, ns); err != nil {
-		return fmt.Errorf("%s: scenario %q: creating its namespace: %w", s.File, s.Name, err)
+		return out, fmt.Errorf("%s: scenario %q: creating its namespace: %w", s.File, s.Name, err)
 	}
-	r := &run{h: h, scenario: s, namespace: ns.Name}
+	r := &run{h: h, scenario: s, namespace: ns.Name, outcome: out}
 	defer func() {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cleanupTimeout)
 		defer cancel()
@@ -109,11 +130,29 @@ func (h *Harness) Run(ctx context.Context, s *Scenario) (err error) {
 		}
 	}()
 	for i, step := range s.Steps {
-		if err := r.runStep(ctx, i+1, step); err != nil {
-			return err
+		err := r.runStep(ctx, i+1, step)
+		var skip *skipRest
+		if errors.As(err, &skip) {
+			r.skipFrom(i, skip.reason)
+			return out, nil
+		}
+		if err != nil {
+			return out, err
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// skipFrom records step i (0-based) and every later step as skipped.
+func (r *run) skipFrom(i int, reason string) {
+	for j := i; j < len(r.scenario.Steps); j++ {
+		step := r.scenario.Steps[j]
+		why := reason
+		if j > i {
+			why = fmt.Sprintf("the story cannot go on without step %d", i+1)
+		}
+		r.outcome.SkippedSteps = append(r.outcome.SkippedSteps, Skip{Step: j + 1, Name: step.Name, Action: stepAction(step), Reason: why})
+	}
 }
 
 func (r *run) runStep(ctx context.Context, number int, step Step) error {
@@ -122,6 +161,7 @@ func (r *run) runStep(ctx context.Context, number int, step Step) error {
 		return &StepError{File: r.scenario.File, Scenario: r.scenario.Name, Step: number,
 			StepName: step.Name, Action: action, Err: err}
 	}
+	r.step, r.stepName = number, step.Name
 	r.progress("%s [%s] %s: %s\n", r.scenario.Name, r.namespace, stepLabel(number, step.Name), action)
 	expanded, err := expandStep(step, map[string]string{
 		PlaceholderNamespace:       r.namespace,
@@ -133,7 +173,12 @@ func (r *run) runStep(ctx context.Context, number int, step Step) error {
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	if err := r.do(ctx, expanded); err != nil {
+	err = r.do(ctx, expanded)
+	var skip *skipRest
+	if errors.As(err, &skip) {
+		return err
+	}
+	if err != nil {
 		return fail(err)
 	}
 	return nil
@@ -153,7 +198,7 @@ func (r *run) do(ctx context.Context, step Step) error {
 		return r.world(ctx, step)
 	case step.Advance != nil:
 		if r.h.Clock == nil {
-			return errors.New("advance needs Harness.Clock (the controllers' fake clock)")
+			return &skipRest{reason: "this host's controllers run on the real clock, which the runner cannot move"}
 		}
 		r.h.Clock.Step(step.Advance.D())
 		return nil

@@ -65,7 +65,7 @@ func Parse(data []byte, file string) (*Scenario, error) {
 }
 
 // topLevelKeys are the keys of a scenario file.
-var topLevelKeys = []string{"name", "description", "steps"}
+var topLevelKeys = []string{"name", "description", "requires", "steps"}
 
 func parse(data []byte) (*Scenario, error) {
 	if n, err := countYAMLDocuments(data); err != nil {
@@ -83,6 +83,7 @@ func parse(data []byte) (*Scenario, error) {
 	var top struct {
 		Name        string            `json:"name"`
 		Description string            `json:"description"`
+		Requires    *Requires         `json:"requires"`
 		Steps       []json.RawMessage `json:"steps"`
 	}
 	if err := checkKeys(js, topLevelKeys, "at the top level"); err != nil {
@@ -97,7 +98,12 @@ func parse(data []byte) (*Scenario, error) {
 	if len(top.Steps) == 0 {
 		return nil, errors.New(`"steps" is required and must hold at least one step`)
 	}
-	s := &Scenario{Name: top.Name, Description: top.Description}
+	if top.Requires != nil {
+		if err := top.Requires.validate(); err != nil {
+			return nil, err
+		}
+	}
+	s := &Scenario{Name: top.Name, Description: top.Description, Requires: top.Requires}
 	for i, raw := range top.Steps {
 		step, err := parseStep(raw)
 		if err != nil {

@@ -34,6 +34,9 @@ func (r *run) world(ctx context.Context, step Step) error {
 	sel, _ := worldSelection(w)
 	change := newWorldChange(w, metav1.NewTime(r.h.now()))
 	ns := r.namespaceFor(step, "")
+	if r.h.Host.Live {
+		return r.worldLive(ctx, step, change, sel, ns)
+	}
 	names, err := r.waitForTargets(ctx, change, sel, ns, r.h.within(w.Within))
 	if err != nil {
 		return err

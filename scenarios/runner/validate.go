@@ -58,9 +58,9 @@ func validateExpect(s *Step) error {
 		return err
 	}
 	objectChecks := e.State != nil || e.Reason != nil || len(e.Conditions) > 0 || len(e.Fields) > 0 ||
-		len(e.Events) > 0 || len(e.EventsAbsent) > 0 || len(e.Spans) > 0
+		len(e.Events) > 0 || len(e.EventsAbsent) > 0 || len(e.Spans) > 0 || len(e.Passed) > 0
 	if e.Object == "" && objectChecks {
-		return errors.New(`"object" is required for state, reason, conditions, fields, events and spans`)
+		return errors.New(`"object" is required for state, reason, conditions, fields, events, passed and spans`)
 	}
 	if e.Object == "" && e.Children == nil {
 		return errors.New(`nothing to expect: give "object" with checks, or "children"`)
@@ -79,6 +79,9 @@ func validateExpect(s *Step) error {
 				return errors.New("events, eventsAbsent and spans hold non-empty names")
 			}
 		}
+	}
+	if err := validatePassed(e.Passed); err != nil {
+		return err
 	}
 	return validateChildren(e.Children)
 }
