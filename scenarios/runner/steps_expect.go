@@ -29,8 +29,8 @@ type observation struct {
 	// spansUnseen is true on a host that records no spans: the span
 	// check is skipped (and listed in the outcome), not failed.
 	spansUnseen bool
-	children   map[string]bool
-	childErrs  map[string]error
+	children    map[string]bool
+	childErrs   map[string]error
 }
 
 // expect polls until every check of the step holds, or reports the last
