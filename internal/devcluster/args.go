@@ -132,6 +132,7 @@ func schedulerArgs(l layout) []string {
 func kwokArgs(l layout) []string {
 	return []string{
 		"--kubeconfig=" + l.adminKubeconfig,
+		"--config=" + stagesFile(l),
 		"--manage-all-nodes=false",
 		fmt.Sprintf("--manage-nodes-with-annotation-selector=%s=%s", fakeNodeAnnotation, fakeNodeValue),
 		"--cidr=" + podCIDR,

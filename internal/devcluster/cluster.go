@@ -182,6 +182,9 @@ func (c *Cluster) prepare() error {
 			return fmt.Errorf("creating %s: %w", dir, err)
 		}
 	}
+	if err := writeStages(l); err != nil {
+		return err
+	}
 	free, err := freePorts(3)
 	if err != nil {
 		return err

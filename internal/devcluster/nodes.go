@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/fsmserve/fsmserve/internal/podfault"
 )
 
 // GPUResource is the extended resource the GPU nodes advertise.
@@ -77,6 +79,7 @@ func fakeNode(i int, gpu bool, size NodeSize) *corev1.Node {
 		corev1.LabelArchStable:         "amd64",
 		corev1.LabelInstanceTypeStable: instanceType,
 		fakeNodeLabelKey:               fakeNodeLabelValue,
+		podfault.NodeLabel:             "true",
 	}
 	if gpu {
 		resources[GPUResource] = resource.MustParse(nodeGPUs)

@@ -1,11 +1,15 @@
 package devcluster
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"sigs.k8s.io/yaml"
 )
 
 func TestFakeNodes(t *testing.T) {
@@ -39,6 +43,7 @@ func TestFakeNodeLooksLikeAKubeletRegisteredIt(t *testing.T) {
 	assert.Equal(t, map[string]string{"kwok.x-k8s.io/node": "fake"}, n.Annotations)
 	assert.Equal(t, map[string]string{
 		"kubernetes.io/hostname":           "fsmserve-node-0",
+		"fault.fsmserve.io/stages":         "true",
 		"kubernetes.io/os":                 "linux",
 		"kubernetes.io/arch":               "amd64",
 		"node.kubernetes.io/instance-type": "fsmserve-gpu-8",
@@ -100,4 +105,31 @@ func assertQuantity(t *testing.T, want string, got resource.Quantity) {
 	t.Helper()
 	w := resource.MustParse(want)
 	assert.Zero(t, w.Cmp(got), "want %s, got %s", want, got.String())
+}
+
+func TestTheStagesKwokPlaysAreItsDefaultsAndOurFaults(t *testing.T) {
+	dir := t.TempDir()
+	l := newLayout(dir, dir)
+	require.NoError(t, os.MkdirAll(l.kwokDir, 0o755))
+	require.NoError(t, writeStages(l))
+	raw, err := os.ReadFile(stagesFile(l))
+	require.NoError(t, err)
+	var names []string
+	for _, doc := range strings.Split(string(raw), "\n---\n") {
+		var stage struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+			Spec struct {
+				ResourceRef struct{ Kind string } `json:"resourceRef"`
+			} `json:"spec"`
+		}
+		require.NoError(t, yaml.Unmarshal([]byte(doc), &stage), doc)
+		assert.Equal(t, "Stage", stage.Kind)
+		assert.Equal(t, "Pod", stage.Spec.ResourceRef.Kind, stage.Metadata.Name)
+		names = append(names, stage.Metadata.Name)
+	}
+	assert.Equal(t, []string{"pod-ready", "pod-complete", "pod-delete", "fsmserve-fault-not-ready",
+		"fsmserve-fault-image-pull", "fsmserve-fault-crash-loop", "fsmserve-fault-cleared"}, names)
 }

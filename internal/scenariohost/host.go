@@ -15,7 +15,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -53,15 +52,18 @@ type Host struct {
 
 // Options choose the API server.
 type Options struct {
-	// Kubeconfig points at an existing cluster; empty starts a fresh envtest.
-	// The cluster must not run fsmserve itself: the scenario's controllers would
-	// compete with it.
+	// Kubeconfig points at a cluster where fsmserve runs (the live host:
+	// `make run`'s, or one it was installed on); empty starts a fresh envtest
+	// with the controllers in this process.
 	Kubeconfig string
 	Progress   io.Writer
 }
 
 // Start brings the host up; Stop it when done.
 func Start(ctx context.Context, o Options) (*Host, error) {
+	if o.Kubeconfig != "" {
+		return startLive(ctx, o)
+	}
 	h := &Host{done: make(chan error, 1)}
 	cfg, err := h.apiServer(o)
 	if err != nil {
@@ -73,7 +75,7 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		h.Stop()
 		return nil, err
 	}
-	if err := installPlatform(ctx, cfg, c, o.Kubeconfig != ""); err != nil {
+	if err := installPlatform(ctx, cfg, c); err != nil {
 		h.Stop()
 		return nil, err
 	}
@@ -88,14 +90,12 @@ func Start(ctx context.Context, o Options) (*Host, error) {
 		h.Stop()
 		return nil, err
 	}
-	h.Harness = &runner.Harness{Client: c, Clock: clk, Spans: spans.Ended, SystemNamespace: config.SystemNamespace(), Progress: o.Progress}
+	h.Harness = &runner.Harness{Client: c, Clock: clk, Spans: spans.Ended, SystemNamespace: config.SystemNamespace(), Progress: o.Progress,
+		Host: runner.Host{Name: "envtest"}}
 	return h, nil
 }
 
-func (h *Host) apiServer(o Options) (*rest.Config, error) {
-	if o.Kubeconfig != "" {
-		return clientcmd.BuildConfigFromFlags("", o.Kubeconfig)
-	}
+func (h *Host) apiServer(Options) (*rest.Config, error) {
 	env, err := testenv.Start(testenv.Options{})
 	if err != nil {
 		return nil, err
@@ -138,20 +138,21 @@ func (h *Host) Stop() {
 	}
 }
 
-// ResetClock puts the fake clock back at Epoch before a scenario.
-func (h *Host) ResetClock() { h.Harness.Clock.SetTime(Epoch) }
+// ResetClock puts the fake clock back at Epoch before a scenario (a live
+// host has no fake clock).
+func (h *Host) ResetClock() {
+	if h.Harness.Clock != nil {
+		h.Harness.Clock.SetTime(Epoch)
+	}
+}
 
-// installPlatform creates the system namespace and fsmserve's default objects;
-// on an existing cluster the CRDs are installed first.
-func installPlatform(ctx context.Context, cfg *rest.Config, c client.Client, existing bool) error {
+// installPlatform creates the system namespace and fsmserve's default objects.
+func installPlatform(ctx context.Context, cfg *rest.Config, c client.Client) error {
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: config.SystemNamespace()}}
 	if err := c.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
 		return fmt.Errorf("create namespace %s: %w", ns.Name, err)
 	}
 	docs, err := config.DefaultManifests()
-	if existing {
-		docs, err = config.InstallManifests()
-	}
 	if err != nil {
 		return err
 	}

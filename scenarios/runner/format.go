@@ -31,6 +31,12 @@ type Step struct {
 	Name string `json:"name,omitempty"`
 	// Namespace replaces the scenario namespace for this step's action.
 	Namespace string `json:"namespace,omitempty"`
+	// Requires is what this step needs of its host: a host without it skips
+	// the step (and lists it, with the reason) and goes on.
+	Requires *Requires `json:"requires,omitempty"`
+	// Refused expects the API server (its admission, its quotas) to refuse
+	// the step's apply, patch or delete with a message that matches.
+	Refused *Match `json:"refused,omitempty"`
 
 	Apply   *Manifests `json:"apply,omitempty"`
 	Patch   *Patch     `json:"patch,omitempty"`

@@ -143,6 +143,25 @@ func (h *Harness) RunOutcome(ctx context.Context, s *Scenario) (out *Outcome, er
 	return out, nil
 }
 
+// refusal turns the outcome of a step that expects a refusal into the
+// step's result: the refusal it wanted passes, anything else fails.
+func refusal(want *Match, err error) error {
+	switch {
+	case want == nil:
+		return err
+	case err == nil:
+		return fmt.Errorf("the API server accepted it; want a refusal matching %s", want.want())
+	case !want.check(err.Error(), true):
+		return fmt.Errorf("refused, but not as expected (want %s): %w", want.want(), err)
+	}
+	return nil
+}
+
+// skipStep records the current step as skipped; the story goes on.
+func (r *run) skipStep(step Step, why string) {
+	r.outcome.SkippedSteps = append(r.outcome.SkippedSteps, Skip{Step: r.step, Name: step.Name, Action: stepAction(step), Reason: why})
+}
+
 // skipFrom records step i (0-based) and every later step as skipped.
 func (r *run) skipFrom(i int, reason string) {
 	for j := i; j < len(r.scenario.Steps); j++ {
@@ -162,6 +181,10 @@ func (r *run) runStep(ctx context.Context, number int, step Step) error {
 			StepName: step.Name, Action: action, Err: err}
 	}
 	r.step, r.stepName = number, step.Name
+	if why := step.Requires.unmet(r.h.Host); why != "" {
+		r.skipStep(step, why)
+		return nil
+	}
 	r.progress("%s [%s] %s: %s\n", r.scenario.Name, r.namespace, stepLabel(number, step.Name), action)
 	expanded, err := expandStep(step, map[string]string{
 		PlaceholderNamespace:       r.namespace,
@@ -173,7 +196,7 @@ func (r *run) runStep(ctx context.Context, number int, step Step) error {
 	if err := ctx.Err(); err != nil {
 		return fail(err)
 	}
-	err = r.do(ctx, expanded)
+	err = refusal(expanded.Refused, r.do(ctx, expanded))
 	var skip *skipRest
 	if errors.As(err, &skip) {
 		return err
@@ -198,7 +221,8 @@ func (r *run) do(ctx context.Context, step Step) error {
 		return r.world(ctx, step)
 	case step.Advance != nil:
 		if r.h.Clock == nil {
-			return &skipRest{reason: "this host's controllers run on the real clock, which the runner cannot move"}
+			r.skipStep(step, "this host's controllers run on the real clock, which the runner cannot move")
+			return nil
 		}
 		r.h.Clock.Step(step.Advance.D())
 		return nil

@@ -19,6 +19,9 @@ type Host struct {
 	Live bool
 	// Admission means fsmserve's admission webhooks serve in this cluster.
 	Admission bool
+	// PodFaults means the cluster's nodes play pod faults (internal/podfault):
+	// the dev cluster's kwok nodes do.
+	PodFaults bool
 }
 
 // name is the host's name for reports.

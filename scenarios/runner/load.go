@@ -123,7 +123,7 @@ func stepLabel(number int, name string) string {
 }
 
 // stepKeys are the keys a step may hold besides its action.
-var stepKeys = []string{"name", "namespace"}
+var stepKeys = []string{"name", "namespace", "requires", "refused"}
 
 // parseStep decodes one step key by key, so an error names the action it is
 // in. The step's name is returned even on error, for the message.
@@ -166,12 +166,20 @@ func parseStep(raw json.RawMessage) (Step, error) {
 	if err := validateStep(&step, actions[0]); err != nil {
 		return step, fmt.Errorf("%s: %w", actions[0], err)
 	}
+	if step.Requires != nil {
+		if err := step.Requires.validate(); err != nil {
+			return step, err
+		}
+	}
+	if step.Refused != nil && !slices.Contains([]string{actionApply, actionPatch, actionDelete}, actions[0]) {
+		return step, fmt.Errorf("refused goes with apply, patch or delete, not %s", actions[0])
+	}
 	return step, nil
 }
 
 func decodeStepField(step *Step, key string, raw json.RawMessage) error {
 	targets := map[string]any{
-		"name": &step.Name, "namespace": &step.Namespace,
+		"name": &step.Name, "namespace": &step.Namespace, "requires": &step.Requires, "refused": &step.Refused,
 		actionApply: &step.Apply, actionPatch: &step.Patch, actionDelete: &step.Delete,
 		actionExpect: &step.Expect, actionWorld: &step.World,
 		actionAdvance: &step.Advance, actionWait: &step.Wait,

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/fsmserve/fsmserve/internal/podfault"
 	"github.com/fsmserve/fsmserve/machines/workload"
 )
 
@@ -19,37 +20,111 @@ import (
 // itself (a Deployment becoming available on nodes that run its pods) is
 // waited for, and one it has no real means to make is a skipped step.
 
-// liveWaits are the world changes a live cluster makes by itself, each with
-// the test that it has.
-var liveWaits = map[string]func(client.Object) bool{
-	"deploymentAvailable": func(o client.Object) bool {
-		d := o.(*appsv1.Deployment)
-		return workload.RolledOut(d) && d.Status.AvailableReplicas >= workload.DesiredReplicas(d)
-	},
-	"jobSucceeded": func(o client.Object) bool { return jobCondition(o.(*batchv1.Job), batchv1.JobComplete) },
-	"jobRunning": func(o client.Object) bool {
-		j := o.(*batchv1.Job)
-		return j.Status.Active > 0 || jobCondition(j, batchv1.JobComplete)
-	},
-	"podsReady": func(o client.Object) bool { return podReady(o.(*corev1.Pod)) },
+// liveMean is how a live host brings a world change about: what it does to
+// the cluster first (nothing, for a change the cluster makes by itself),
+// and the test that the cluster has made it.
+type liveMean struct {
+	// faults is true when the change needs nodes that play pod faults.
+	faults bool
+	act    func(ctx context.Context, r *run, obj client.Object) error
+	holds  func(client.Object) bool
 }
 
-// worldLive waits until the cluster has made the change itself, or skips
-// the rest of the story when it has no real means to.
+// liveMeanOf returns how this host brings the change about, or why it
+// cannot.
+func liveMeanOf(w *World) (liveMean, string) {
+	switch {
+	case w.DeploymentAvailable != nil:
+		return liveMean{act: faultOnDeploymentPods(""), holds: deploymentAvailable}, ""
+	case w.DeploymentUnavailable != nil:
+		return liveMean{faults: true, act: faultOnDeploymentPods(podfault.NotReady), holds: func(o client.Object) bool {
+			d := o.(*appsv1.Deployment)
+			return d.Status.ObservedGeneration >= d.Generation && d.Status.AvailableReplicas < workload.DesiredReplicas(d)
+		}}, ""
+	case w.DeploymentFailed != nil && w.DeploymentFailed.ReplicaFailure == "" && orDefault(w.DeploymentFailed.Reason, "ProgressDeadlineExceeded") == "ProgressDeadlineExceeded":
+		return liveMean{faults: true, act: exceedProgressDeadline, holds: func(o client.Object) bool {
+			c := workload.Condition(o.(*appsv1.Deployment), appsv1.DeploymentProgressing)
+			return c != nil && c.Status == corev1.ConditionFalse && c.Reason == "ProgressDeadlineExceeded"
+		}}, ""
+	case w.PodsReady != nil:
+		return liveMean{act: faultOnPod("", nil), holds: func(o client.Object) bool { return podReady(o.(*corev1.Pod)) }}, ""
+	case w.PodsStuck != nil:
+		return podsStuckMean(w.PodsStuck)
+	case w.JobSucceeded != nil:
+		return liveMean{holds: func(o client.Object) bool { return jobCondition(o.(*batchv1.Job), batchv1.JobComplete) }}, ""
+	case w.JobRunning != nil:
+		return liveMean{holds: func(o client.Object) bool {
+			j := o.(*batchv1.Job)
+			return j.Status.Active > 0 || jobCondition(j, batchv1.JobComplete)
+		}}, ""
+	}
+	return liveMean{}, "the cluster's own controllers own this status, and the host has no real means to bring it about"
+}
+
+// podsStuckMean: the scheduler says Unschedulable by itself (for a pod that
+// asks for more than any node has); the kubelet's waiting reasons are
+// played by the nodes' faults.
+func podsStuckMean(s *PodsStuck) (liveMean, string) {
+	reason := orDefault(s.Reason, corev1.PodReasonUnschedulable)
+	fault := map[string]string{"ImagePullBackOff": podfault.ImagePull, "ErrImagePull": podfault.ImagePull, "CrashLoopBackOff": podfault.CrashLoop}[reason]
+	switch {
+	case reason == corev1.PodReasonUnschedulable:
+		return liveMean{holds: func(o client.Object) bool {
+			c := podCondition(o.(*corev1.Pod), corev1.PodScheduled)
+			return c != nil && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable
+		}}, ""
+	case fault == "":
+		return liveMean{}, fmt.Sprintf("the nodes play no pod fault with the reason %s", reason)
+	}
+	annotations := map[string]string{}
+	if s.Message != "" {
+		annotations[podfault.MessageAnnotation] = s.Message
+	}
+	return liveMean{faults: true, act: faultOnPod(fault, annotations), holds: func(o client.Object) bool {
+		for _, cs := range o.(*corev1.Pod).Status.ContainerStatuses {
+			if cs.State.Waiting != nil && cs.State.Waiting.Reason == reason {
+				return true
+			}
+		}
+		return false
+	}}, ""
+}
+
+func deploymentAvailable(o client.Object) bool {
+	d := o.(*appsv1.Deployment)
+	return workload.RolledOut(d) && d.Status.AvailableReplicas >= workload.DesiredReplicas(d)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// worldLive brings the change about by real means and waits until the
+// cluster has made it, or skips the rest of the story when this host has no
+// real means to.
 func (r *run) worldLive(ctx context.Context, step Step, change worldChange, sel Selection, ns string) error {
 	name := worldActions(step.World)[0]
-	holds, ok := liveWaits[name]
-	if !ok {
-		return &skipRest{reason: fmt.Sprintf("%s: on a live host the cluster's own controllers own this status, and the host has no real means to bring it about", name)}
+	mean, why := liveMeanOf(step.World)
+	switch {
+	case why != "":
+		return &skipRest{reason: name + ": " + why}
+	case mean.faults && !r.h.Host.PodFaults:
+		return &skipRest{reason: name + ": this cluster's nodes play no pod faults (the dev cluster's kwok nodes do), so there is no real means to bring it about"}
 	}
 	within := r.h.within(step.World.Within)
 	names, err := r.waitForTargets(ctx, change, sel, ns, within)
 	if err != nil {
 		return err
 	}
+	if err := r.actOn(ctx, name, mean, change, ns, names); err != nil {
+		return err
+	}
 	deadline := time.Now().Add(within)
 	for {
-		pending, err := notYet(ctx, r.h.Client, change, ns, names, holds)
+		pending, err := notYet(ctx, r.h.Client, change, ns, names, mean.holds)
 		if err != nil {
 			return err
 		}
@@ -63,6 +138,23 @@ func (r *run) worldLive(ctx context.Context, step Step, change worldChange, sel 
 			return err
 		}
 	}
+}
+
+// actOn runs the mean's action on each target.
+func (r *run) actOn(ctx context.Context, name string, mean liveMean, change worldChange, ns string, names []string) error {
+	if mean.act == nil {
+		return nil
+	}
+	for _, n := range names {
+		obj := change.newObject()
+		if err := r.h.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj); err != nil {
+			return err
+		}
+		if err := mean.act(ctx, r, obj); err != nil {
+			return fmt.Errorf("%s on %s %s: %w", name, change.kind, n, err)
+		}
+	}
+	return nil
 }
 
 // notYet lists the named objects for which holds is still false.
@@ -90,10 +182,15 @@ func jobCondition(j *batchv1.Job, t batchv1.JobConditionType) bool {
 }
 
 func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-			return true
+	c := podCondition(p, corev1.PodReady)
+	return c != nil && c.Status == corev1.ConditionTrue
+}
+
+func podCondition(p *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
+	for i := range p.Status.Conditions {
+		if p.Status.Conditions[i].Type == t {
+			return &p.Status.Conditions[i]
 		}
 	}
-	return false
+	return nil
 }
