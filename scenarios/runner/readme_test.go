@@ -33,3 +33,13 @@ func TestReadmeExamplesParse(t *testing.T) {
 	}
 	assert.Positive(t, snippets)
 }
+
+// TestReadmeShowsThePlatformTableTheTestsRun keeps the documented example
+// for platform teams the one the tests run on both hosts.
+func TestReadmeShowsThePlatformTableTheTestsRun(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	require.NoError(t, err)
+	table, err := os.ReadFile("../platform/01-team-runtime.yaml")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "```yaml\n"+string(table)+"```", "the README's example must be scenarios/platform/01-team-runtime.yaml as it is")
+}

@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/internal/podfault"
@@ -148,7 +149,10 @@ func (r *run) actOn(ctx context.Context, name string, mean liveMean, change worl
 	for _, n := range names {
 		obj := change.newObject()
 		if err := r.h.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj); err != nil {
-			return err
+			return client.IgnoreNotFound(err)
+		}
+		if obj.GetDeletionTimestamp() != nil {
+			continue // on its way out: its successor is what the story is about
 		}
 		if err := mean.act(ctx, r, obj); err != nil {
 			return fmt.Errorf("%s on %s %s: %w", name, change.kind, n, err)
@@ -162,8 +166,14 @@ func notYet(ctx context.Context, c client.Client, change worldChange, ns string,
 	var pending []string
 	for _, n := range names {
 		obj := change.newObject()
-		if err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj); err != nil {
+		err := c.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj)
+		switch {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
 			return nil, err
+		case obj.GetDeletionTimestamp() != nil:
+			continue
 		}
 		if !holds(obj) {
 			pending = append(pending, n)
