@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -79,19 +80,21 @@ func (r *run) created(info kindInfo, key client.ObjectKey) {
 func (r *run) cleanup(ctx context.Context, ns *corev1.Namespace) error {
 	var errs []error
 	owners := map[types.UID]bool{}
+	var refused []objectID
 	for i := len(r.changes.created) - 1; i >= 0; i-- {
 		id := r.changes.created[i]
 		if uid := r.uidOf(ctx, id); uid != "" {
 			owners[uid] = true
 		}
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(id.gvk)
-		u.SetNamespace(id.namespace)
-		u.SetName(id.name)
-		if err := r.h.Client.Delete(ctx, u, client.PropagationPolicy("Background")); err != nil && !apierrors.IsNotFound(err) {
-			errs = append(errs, fmt.Errorf("deleting %s: %w", id, err))
+		err := r.deleteCreated(ctx, id)
+		switch {
+		case apierrors.IsForbidden(err):
+			refused = append(refused, id)
+		case err != nil:
+			errs = append(errs, err)
 		}
 	}
+	errs = append(errs, r.retryRefused(ctx, refused)...)
 	if err := r.collectGarbage(ctx, owners); err != nil {
 		errs = append(errs, err)
 	}
@@ -104,6 +107,41 @@ func (r *run) cleanup(ctx context.Context, ns *corev1.Namespace) error {
 		errs = append(errs, fmt.Errorf("deleting namespace %s: %w", ns.Name, err))
 	}
 	return errors.Join(errs...)
+}
+
+func (r *run) deleteCreated(ctx context.Context, id objectID) error {
+	u := &unstructured.Unstructured{}
+	u.SetGroupVersionKind(id.gvk)
+	u.SetNamespace(id.namespace)
+	u.SetName(id.name)
+	err := r.h.Client.Delete(ctx, u, client.PropagationPolicy("Background"))
+	if err != nil && !apierrors.IsNotFound(err) {
+		return fmt.Errorf("deleting %s: %w", id, err)
+	}
+	return nil
+}
+
+// retryRefused deletes again what admission refused to delete while the
+// objects using it were still going (a cache in use by an InferenceService
+// being deleted), until it is accepted or the cleanup's time is up.
+func (r *run) retryRefused(ctx context.Context, refused []objectID) []error {
+	var errs []error
+	for _, id := range refused {
+		for {
+			err := r.deleteCreated(ctx, id)
+			if err == nil || !apierrors.IsForbidden(err) {
+				if err != nil {
+					errs = append(errs, err)
+				}
+				break
+			}
+			if serr := sleep(ctx, 250*time.Millisecond); serr != nil {
+				errs = append(errs, err)
+				break
+			}
+		}
+	}
+	return errs
 }
 
 // restore puts an object back as it was first seen: recreated when the

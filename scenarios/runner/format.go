@@ -122,6 +122,10 @@ type ConditionExpect struct {
 type Children struct {
 	Present []string `json:"present,omitempty"`
 	Absent  []string `json:"absent,omitempty"`
+	// Gone are objects that must be absent or being deleted: what a
+	// deletion held by a finalizer no controller removes (envtest) and a
+	// finished one (a live cluster) have in common.
+	Gone []string `json:"gone,omitempty"`
 }
 
 // Match is an expected string: a literal, "~regex" (unanchored, Go syntax) or

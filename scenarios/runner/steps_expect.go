@@ -31,6 +31,8 @@ type observation struct {
 	spansUnseen bool
 	children    map[string]bool
 	childErrs   map[string]error
+	// deleting holds the children that exist with a deletion timestamp.
+	deleting map[string]bool
 }
 
 // expect polls until every check of the step holds, or reports the last
@@ -112,7 +114,8 @@ func (r *run) readEvents(ctx context.Context, obs *observation) {
 func (r *run) observeChildren(ctx context.Context, c *Children, obs *observation) {
 	obs.children = map[string]bool{}
 	obs.childErrs = map[string]error{}
-	for _, text := range append(append([]string(nil), c.Present...), c.Absent...) {
+	obs.deleting = map[string]bool{}
+	for _, text := range c.all() {
 		_, info, key, err := r.target(text, obs.namespace)
 		if err != nil {
 			obs.childErrs[text] = err
@@ -124,6 +127,7 @@ func (r *run) observeChildren(ctx context.Context, c *Children, obs *observation
 		switch {
 		case err == nil:
 			obs.children[text] = true
+			obs.deleting[text] = meta.GetDeletionTimestamp() != nil
 		case apierrors.IsNotFound(err):
 			obs.children[text] = false
 		default:
@@ -220,7 +224,20 @@ func evaluateChildren(c *Children, obs *observation) []string {
 	}
 	check(c.Present, true)
 	check(c.Absent, false)
+	for _, ref := range c.Gone {
+		switch {
+		case obs.childErrs[ref] != nil:
+			failures = append(failures, fmt.Sprintf("children: %s: %v", ref, obs.childErrs[ref]))
+		case obs.children[ref] && !obs.deleting[ref]:
+			failures = append(failures, fmt.Sprintf("children: %s exists and is not being deleted (want gone)", ref))
+		}
+	}
 	return failures
+}
+
+// all lists every reference the expectation names.
+func (c *Children) all() []string {
+	return append(append(append([]string(nil), c.Present...), c.Absent...), c.Gone...)
 }
 
 // presence words what was found about a child.

@@ -99,10 +99,10 @@ func validateChildren(c *Children) error {
 	if c == nil {
 		return nil
 	}
-	if len(c.Present) == 0 && len(c.Absent) == 0 {
-		return errors.New(`children needs "present" or "absent"`)
+	if len(c.all()) == 0 {
+		return errors.New(`children needs "present", "absent" or "gone"`)
 	}
-	for _, ref := range append(append([]string(nil), c.Present...), c.Absent...) {
+	for _, ref := range c.all() {
 		if _, err := parseRef(ref); err != nil {
 			return fmt.Errorf("children: %w", err)
 		}
