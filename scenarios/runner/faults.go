@@ -38,17 +38,6 @@ func faultOnDeploymentPods(fault string) func(context.Context, *run, client.Obje
 	}
 }
 
-// exceedProgressDeadline makes the Deployment's rollout run out of time by
-// real means: its pods stop being ready and its deadline is one second
-// (a field fsmserve does not set, so it is not undone).
-func exceedProgressDeadline(ctx context.Context, r *run, obj client.Object) error {
-	if err := faultOnDeploymentPods(podfault.NotReady)(ctx, r, obj); err != nil {
-		return err
-	}
-	patch := []byte(`{"spec":{"progressDeadlineSeconds":1}}`)
-	return r.h.Client.Patch(ctx, obj, client.RawPatch("application/merge-patch+json", patch), client.FieldOwner(FieldOwner))
-}
-
 func deploymentPods(ctx context.Context, c client.Client, d *appsv1.Deployment) ([]corev1.Pod, error) {
 	sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
 	if err != nil {

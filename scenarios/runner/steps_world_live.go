@@ -42,11 +42,8 @@ func liveMeanOf(w *World) (liveMean, string) {
 			d := o.(*appsv1.Deployment)
 			return d.Status.ObservedGeneration >= d.Generation && d.Status.AvailableReplicas < workload.DesiredReplicas(d)
 		}}, ""
-	case w.DeploymentFailed != nil && w.DeploymentFailed.ReplicaFailure == "" && orDefault(w.DeploymentFailed.Reason, "ProgressDeadlineExceeded") == "ProgressDeadlineExceeded":
-		return liveMean{faults: true, act: exceedProgressDeadline, holds: func(o client.Object) bool {
-			c := workload.Condition(o.(*appsv1.Deployment), appsv1.DeploymentProgressing)
-			return c != nil && c.Status == corev1.ConditionFalse && c.Reason == "ProgressDeadlineExceeded"
-		}}, ""
+	case w.DeploymentFailed != nil:
+		return liveMean{}, "fsmserve sets the predictor's progressDeadlineSeconds (600, as KServe does) and puts it back when changed, so a real deadline takes ten minutes"
 	case w.PodsReady != nil:
 		return liveMean{act: faultOnPod("", nil), holds: func(o client.Object) bool { return podReady(o.(*corev1.Pod)) }}, ""
 	case w.PodsStuck != nil:
@@ -111,9 +108,9 @@ func (r *run) worldLive(ctx context.Context, step Step, change worldChange, sel 
 	mean, why := liveMeanOf(step.World)
 	switch {
 	case why != "":
-		return &skipRest{reason: name + ": " + why}
+		return &skipRest{reason: why}
 	case mean.faults && !r.h.Host.PodFaults:
-		return &skipRest{reason: name + ": this cluster's nodes play no pod faults (the dev cluster's kwok nodes do), so there is no real means to bring it about"}
+		return &skipRest{reason: "this cluster's nodes play no pod faults (the dev cluster's kwok nodes do), so there is no real means to bring it about"}
 	}
 	within := r.h.within(step.World.Within)
 	names, err := r.waitForTargets(ctx, change, sel, ns, within)
