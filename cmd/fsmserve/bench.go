@@ -36,6 +36,7 @@ type benchFlags struct {
 	noise   int
 	workDir string
 	json    bool
+	heap    string
 }
 
 func newBenchCommand() *cobra.Command {
@@ -63,6 +64,7 @@ func newBenchCommand() *cobra.Command {
 	fl.IntVar(&f.noise, "noise", 0, "unrelated Secrets and pods to create first (memory must not follow them)")
 	fl.StringVar(&f.workDir, "work-dir", ".fsmserve-bench", "directory for the cluster's state (reset on every start)")
 	fl.BoolVar(&f.json, "json", false, "print the report as JSON")
+	fl.StringVar(&f.heap, "heap-profile", "", "write the manager's heap profile (go tool pprof) here after the idle window")
 	root.AddCommand(cmd, newBenchManagerCommand())
 	return root
 }
@@ -135,7 +137,10 @@ func benchRun(ctx context.Context, cluster *devcluster.Cluster, f benchFlags, pr
 	if err != nil {
 		return r, err
 	}
-	r.Idle, r.RSSMiB, r.CachedObjects = m.Counts.ByKind, m.RSSMiB, m.CachedObjects
+	r.Idle, r.RSSMiB, r.AnonMiB, r.HeapMiB, r.CachedObjects = m.Counts.ByKind, m.RSSMiB, m.AnonMiB, m.HeapMiB, m.CachedObjects
+	if f.heap != "" {
+		return r, mgr.saveHeapProfile(ctx, f.heap)
+	}
 	return r, nil
 }
 

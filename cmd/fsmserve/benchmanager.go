@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -88,7 +90,7 @@ func (m *measuredManager) measure() bench.ManagerMeasure {
 	runtime.GC()
 	return bench.ManagerMeasure{
 		Counts: m.log.Snapshot(), Reconciles: reconcileCount("inferenceservice") - m.reconciles,
-		CPUSeconds: (bench.CPUTime() - m.cpu).Seconds(), RSSMiB: bench.RSSMiB(), CachedObjects: m.cached(),
+		CPUSeconds: (bench.CPUTime() - m.cpu).Seconds(), RSSMiB: bench.RSSMiB(), AnonMiB: bench.AnonMiB(), HeapMiB: bench.HeapMiB(), CachedObjects: m.cached(),
 	}
 }
 
@@ -98,6 +100,8 @@ func serveMeasures(ctx context.Context, listen string, m *measuredManager) error
 	mux.HandleFunc("GET /measure", func(w http.ResponseWriter, _ *http.Request) {
 		_ = json.NewEncoder(w).Encode(m.measure())
 	})
+	// The heap profile says what the memory figure is made of.
+	mux.Handle("GET /heap", pprof.Handler("heap"))
 	l, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
@@ -199,4 +203,24 @@ func (m *benchManager) stop() {
 		_ = m.cmd.Process.Kill()
 		<-m.exited
 	}
+}
+
+// saveHeapProfile writes the manager process's heap profile to path.
+func (m *benchManager) saveHeapProfile(ctx context.Context, path string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.base+"/heap?gc=1", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(f, resp.Body)
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -39,8 +40,13 @@ type Report struct {
 	Reconciles int `json:"reconciles"`
 	// CPUSeconds is the process's CPU time over the same span.
 	CPUSeconds float64 `json:"cpuSeconds"`
-	// RSSMiB is the process's resident memory after the idle window.
-	RSSMiB float64 `json:"rssMiB"`
+	// RSSMiB is the process's resident memory after the idle window;
+	// AnonMiB the part of it that is the process's own (heap, stacks), the
+	// rest being pages of the executable, shared and reclaimable; HeapMiB
+	// the Go heap's live objects.
+	RSSMiB  float64 `json:"rssMiB"`
+	AnonMiB float64 `json:"anonMiB"`
+	HeapMiB float64 `json:"heapMiB"`
 	// IdleSeconds and Idle are the idle window and what the manager sent
 	// in it, watches apart.
 	IdleSeconds float64        `json:"idleSeconds"`
@@ -78,7 +84,8 @@ func (r Report) Print(w io.Writer, asJSON bool) error {
 		r.RolloutSeconds, r.FloorRolloutSeconds, r.RolloutSeconds/max(r.FloorRolloutSeconds, 0.001))
 	fmt.Fprintf(w, "  writes / change    %6.2f      %s\n", r.PerObject(apicount.Total(r.RolloutWrites)), breakdown(r, r.RolloutWrites))
 	fmt.Fprintf(w, "  reconciles / obj   %6.2f\n", r.PerObject(r.Reconciles))
-	fmt.Fprintf(w, "  CPU                %6.1f s   RSS %.0f MiB (the manager process alone; node agents not run)\n", r.CPUSeconds, r.RSSMiB)
+	fmt.Fprintf(w, "  CPU                %6.1f s   RSS %.0f MiB: %.0f MiB its own, %.0f MiB live heap (the manager process alone; node agents not run)\n",
+		r.CPUSeconds, r.RSSMiB, r.AnonMiB, r.HeapMiB)
 	fmt.Fprintf(w, "  idle %2.0f s          %6d requests %s\n", r.IdleSeconds, apicount.Total(r.Idle), breakdown(Report{N: 1}, r.Idle))
 	if r.Error != "" {
 		fmt.Fprintf(w, "  stopped early: %s\n", r.Error)
@@ -119,13 +126,27 @@ func CPUTime() time.Duration {
 }
 
 // RSSMiB is this process's resident set size.
-func RSSMiB() float64 {
+func RSSMiB() float64 { return statusMiB("VmRSS:") }
+
+// AnonMiB is the anonymous part of the resident set: the process's own
+// memory, without the executable's pages.
+func AnonMiB() float64 { return statusMiB("RssAnon:") }
+
+// HeapMiB is the Go heap's live objects after the last collection.
+func HeapMiB() float64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / (1 << 20)
+}
+
+// statusMiB reads one kB field of /proc/self/status.
+func statusMiB(field string) float64 {
 	raw, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(raw), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
 			return kb / 1024
 		}
@@ -138,7 +159,10 @@ type ManagerMeasure struct {
 	Counts     apicount.Counts `json:"counts"`
 	Reconciles int             `json:"reconciles"`
 	CPUSeconds float64         `json:"cpuSeconds"`
-	// RSSMiB is the manager process's resident memory after a collection.
+	// RSSMiB is the manager process's resident memory after a collection,
+	// AnonMiB its own part of it, HeapMiB its live Go heap.
 	RSSMiB        float64        `json:"rssMiB"`
+	AnonMiB       float64        `json:"anonMiB"`
+	HeapMiB       float64        `json:"heapMiB"`
 	CachedObjects map[string]int `json:"cachedObjects"`
 }
