@@ -26,8 +26,12 @@ const DefaultStatusGrace = 2 * time.Second
 // already know. So a reconcile that ends in a Progressing state on a new
 // generation keeps its status in memory for up to the grace and comes back;
 // a reconcile that reaches a settled, blocked or failed state, fails a step,
-// or runs past the grace writes at once. Reports on the generation already
-// reported are never held: a Ready object whose pods die says so at once.
+// or runs past the grace writes at once. On the generation already reported,
+// only detail waits: a report still in the state and reason status shows
+// (a rollout's replica counts, model copies, a message's words) is held the
+// same way, so a rollout's steps a second apart are one write. A new state
+// or reason is written at once: a Ready object whose pods die says so at
+// once, and so does a rollout whose pods cannot be scheduled.
 //
 // The held status is the truth the next reconcile starts from (its machine
 // state, history, episode and condition times), as long as the stored status

@@ -87,3 +87,19 @@ func TestAHeldReportIsDroppedWhenTheStoredStatusMovedOn(t *testing.T) {
 		t.Errorf("a forgotten report must not come back: got %q", got)
 	}
 }
+
+func TestOnlyDetailOfTheReportedStepWaits(t *testing.T) {
+	stored := &common.Lifecycle{State: "RollingOut", Reason: "RollingOut", Message: "(1/1 replicas available)"}
+	if !sameStep(stored, &common.Lifecycle{State: "RollingOut", Reason: "RollingOut", Message: "(2/1 replicas available)"}) {
+		t.Error("new counts in the same state and reason are detail")
+	}
+	if sameStep(stored, &common.Lifecycle{State: "RollingOut", Reason: "Unschedulable"}) {
+		t.Error("a new reason must be written at once")
+	}
+	if sameStep(stored, &common.Lifecycle{State: "Degraded", Reason: "RollingOut"}) {
+		t.Error("a new state must be written at once")
+	}
+	if sameStep(nil, &common.Lifecycle{State: "Deploying"}) {
+		t.Error("a first report is not detail")
+	}
+}

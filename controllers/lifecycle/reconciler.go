@@ -84,15 +84,26 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 }
 
 // holdStatus keeps the reconcile's status in memory instead of writing it
-// when it is a progress report on a new generation within the grace (see
-// Grace), and says how soon to come back.
+// when it is a progress report that can wait (see Grace): on a new
+// generation, or one that only updates the details (counts, copies, words)
+// of the state and reason already reported. It says how soon to come back.
 func (r *Reconciler[P, S, T, O, W]) holdStatus(run *Run[P, W], before P, state S, runErr error, total outcome.Outcome) (time.Duration, bool) {
 	if r.StatusGrace <= 0 || run.Deleting || runErr != nil || total.Err != nil ||
-		r.Kind.Definition.KindOf(state) != engine.Progressing ||
-		*r.Kind.Status(before).ObservedGeneration == run.Object.GetGeneration() {
+		r.Kind.Definition.KindOf(state) != engine.Progressing {
 		return 0, false
 	}
-	return r.grace.hold(run.Object, r.Kind.Status(before), r.Kind.Status(run.Object), r.StatusGrace, time.Now())
+	stored := r.Kind.Status(before)
+	newGeneration := *stored.ObservedGeneration != run.Object.GetGeneration()
+	if !newGeneration && !sameStep(*stored.Lifecycle, r.lifecycle(run.Object)) {
+		return 0, false
+	}
+	return r.grace.hold(run.Object, stored, r.Kind.Status(run.Object), r.StatusGrace, time.Now())
+}
+
+// sameStep reports whether the derived lifecycle is still in the state,
+// for the reason, that status already says: what changed is detail.
+func sameStep(stored, derived *common.Lifecycle) bool {
+	return stored != nil && stored.State == derived.State && stored.Reason == derived.Reason
 }
 
 // soonest is the earlier of two requeue delays, zero meaning none.
