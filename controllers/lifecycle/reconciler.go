@@ -93,6 +93,12 @@ func (r *Reconciler[P, S, T, O, W]) holdStatus(run *Run[P, W], before P, state S
 		return 0, false
 	}
 	stored := r.Kind.Status(before)
+	if equality.Semantic.DeepEqual(stored.Value, r.Kind.Status(run.Object).Value) {
+		// Nothing to write: holding would start the grace's clock for a
+		// report that does not exist, and the next real one would find it
+		// run out.
+		return 0, false
+	}
 	newGeneration := *stored.ObservedGeneration != run.Object.GetGeneration()
 	if !newGeneration && !sameStep(*stored.Lifecycle, r.lifecycle(run.Object)) {
 		return 0, false
