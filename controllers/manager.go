@@ -42,7 +42,7 @@ type Options struct {
 	TracerProvider trace.TracerProvider
 	// ClusterDomain is the cluster DNS domain; detected when empty.
 	ClusterDomain string
-	// StatusGrace is how long a progress report on a new generation may wait
+	// StatusGrace is how long a progress report may wait
 	// for its outcome (lifecycle.Grace): zero is lifecycle.DefaultStatusGrace,
 	// a negative value writes every report at once.
 	StatusGrace time.Duration

@@ -121,5 +121,5 @@ func runAgainstCluster(cmd *cobra.Command, kubeconfig string, run func(context.C
 // addStatusGraceFlag registers --status-grace (lifecycle.Grace).
 func addStatusGraceFlag(cmd *cobra.Command, f *managerFlags) {
 	cmd.Flags().DurationVar(&f.statusGrace, "status-grace", lifecycle.DefaultStatusGrace,
-		"how long a progress report on a new generation may wait for its outcome before it is written; negative writes every report at once")
+		"how long a progress report (a new spec, or detail of the state shown) may wait for its outcome before it is written; negative writes every report at once")
 }

@@ -33,7 +33,7 @@ type Reconciler struct {
 	Clock     clock.PassiveClock
 	Config    *config.Source
 	Publisher *lifecycle.Publisher
-	// StatusGrace is how long a progress report on a new generation may
+	// StatusGrace is how long a progress report may
 	// wait for its outcome (lifecycle.Grace).
 	StatusGrace time.Duration
 	// ClusterDomain is the cluster's DNS domain, for status.address.

@@ -16,7 +16,7 @@ import (
 // with the outcome, instead of once per step on the way.
 const DefaultStatusGrace = 2 * time.Second
 
-// Grace holds back progress reports on a new generation for a short while.
+// Grace holds back progress reports for a short while.
 //
 // While status.observedGeneration is older than the object's generation (or
 // status is empty), every reader knows the status is not yet about the spec
@@ -44,7 +44,7 @@ type Grace struct {
 
 type heldStatus struct {
 	uid types.UID
-	// since is when the first report on this generation was held, on the
+	// since is when the first report since the last write was held, on the
 	// real clock: the grace bounds a write schedule, not a status time.
 	since time.Time
 	// base is the stored status the held one was derived over; held is the

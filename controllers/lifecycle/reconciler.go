@@ -29,7 +29,7 @@ type Reconciler[P client.Object, S ~string, T ~string, O any, W any] struct {
 	Clock     clock.PassiveClock
 	Publisher *Publisher
 	Kind      Kind[P, S, T, O, W]
-	// StatusGrace is how long a progress report on a new generation may
+	// StatusGrace is how long a progress report may
 	// wait for its outcome (see Grace); zero writes every report at once.
 	StatusGrace time.Duration
 	// grace holds those reports.
@@ -68,11 +68,12 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 	r.deriveStatus(ctx, run, m)
 	ep.Close(r.lifecycle(obj), r.Kind.Definition.KindOf(state).EndsEpisode())
 	total := run.total()
-	if wait, held := r.holdStatus(run, before, state, runErr, total); held {
+	changed := !equality.Semantic.DeepEqual(r.Kind.Status(before).Value, r.Kind.Status(obj).Value)
+	if wait, held := r.holdStatus(run, before, state, changed, runErr, total); held {
 		r.publish(ctx, run, m.Journal(), ep, state, total.Changed)
 		return ctrl.Result{RequeueAfter: soonest(wait, total.RequeueAfter)}, nil
 	}
-	if err := r.persist(ctx, run, before); err != nil {
+	if err := r.persist(ctx, run, changed); err != nil {
 		return persistFailed(ctx, run.Deleting, err)
 	}
 	r.grace.Forget(req.NamespacedName)
@@ -87,18 +88,15 @@ func (r *Reconciler[P, S, T, O, W]) Reconcile(ctx context.Context, req ctrl.Requ
 // when it is a progress report that can wait (see Grace): on a new
 // generation, or one that only updates the details (counts, copies, words)
 // of the state and reason already reported. It says how soon to come back.
-func (r *Reconciler[P, S, T, O, W]) holdStatus(run *Run[P, W], before P, state S, runErr error, total outcome.Outcome) (time.Duration, bool) {
-	if r.StatusGrace <= 0 || run.Deleting || runErr != nil || total.Err != nil ||
+// A status that did not change is never held: holding would start the
+// grace's clock for a report that does not exist, and the next real one
+// would find it run out.
+func (r *Reconciler[P, S, T, O, W]) holdStatus(run *Run[P, W], before P, state S, changed bool, runErr error, total outcome.Outcome) (time.Duration, bool) {
+	if !changed || r.StatusGrace <= 0 || run.Deleting || runErr != nil || total.Err != nil ||
 		r.Kind.Definition.KindOf(state) != engine.Progressing {
 		return 0, false
 	}
 	stored := r.Kind.Status(before)
-	if equality.Semantic.DeepEqual(stored.Value, r.Kind.Status(run.Object).Value) {
-		// Nothing to write: holding would start the grace's clock for a
-		// report that does not exist, and the next real one would find it
-		// run out.
-		return 0, false
-	}
 	newGeneration := *stored.ObservedGeneration != run.Object.GetGeneration()
 	if !newGeneration && !sameStep(*stored.Lifecycle, r.lifecycle(run.Object)) {
 		return 0, false
@@ -196,8 +194,8 @@ func (r *Reconciler[P, S, T, O, W]) deriveStatus(ctx context.Context, run *Run[P
 // read at the start), and skips the write when nothing changed. A conflict
 // returns an error: nothing is published and the next reconcile redoes the
 // edge from fresh observations.
-func (r *Reconciler[P, S, T, O, W]) persist(ctx context.Context, run *Run[P, W], before P) error {
-	if equality.Semantic.DeepEqual(r.Kind.Status(before).Value, r.Kind.Status(run.Object).Value) {
+func (r *Reconciler[P, S, T, O, W]) persist(ctx context.Context, run *Run[P, W], changed bool) error {
+	if !changed {
 		return nil
 	}
 	end := run.Spans.Start("Step WriteStatus")
