@@ -29,6 +29,7 @@ type occurrence struct {
 	reason string
 	at     time.Time
 	name   string
+	note   string
 }
 
 // regardingObject identifies the object whose events are read: by UID, so a
@@ -134,9 +135,9 @@ func firstTime(eventTime metav1.MicroTime, first, created metav1.Time) time.Time
 func occurrences(records []eventRecord) []occurrence {
 	var out []occurrence
 	for _, r := range records {
-		out = append(out, occurrence{r.Reason, r.First, r.Name})
+		out = append(out, occurrence{r.Reason, r.First, r.Name, r.Note})
 		if r.Count > 1 && r.Last.After(r.First) {
-			out = append(out, occurrence{r.Reason, r.Last, r.Name})
+			out = append(out, occurrence{r.Reason, r.Last, r.Name, r.Note})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {

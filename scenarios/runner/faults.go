@@ -7,6 +7,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/fsmserve/fsmserve/internal/podfault"
@@ -66,5 +67,5 @@ func setPodFault(ctx context.Context, c client.Client, p *corev1.Pod, fault stri
 	if err != nil {
 		return err
 	}
-	return c.Patch(ctx, p, client.RawPatch("application/merge-patch+json", patch), client.FieldOwner(FieldOwner))
+	return c.Patch(ctx, p, client.RawPatch(types.MergePatchType, patch), client.FieldOwner(FieldOwner))
 }

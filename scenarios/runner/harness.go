@@ -297,6 +297,24 @@ func (h *Harness) resolve(ref objectRef) (kindInfo, error) {
 	return resolveKind(h.Client, ref.Kind, ref.Group, ref.explicitGroup)
 }
 
+// pollUntil calls done every pollInterval until it reports true, fails, or
+// within has passed; timedOut says which.
+func pollUntil(ctx context.Context, within time.Duration, done func() (bool, error)) (timedOut bool, err error) {
+	deadline := time.Now().Add(within)
+	for {
+		ok, err := done()
+		if ok || err != nil {
+			return false, err
+		}
+		if time.Now().After(deadline) {
+			return true, nil
+		}
+		if err := sleep(ctx, pollInterval); err != nil {
+			return false, err
+		}
+	}
+}
+
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()

@@ -7,6 +7,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/fsmserve/fsmserve/internal/podfault"
 )
 
 // TestALiveHostSaysWhatItDidNotDo runs a story on a harness that says it is
@@ -88,4 +93,22 @@ steps:
 	_, err = h.RunOutcome(context.Background(), accepted)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "the API server accepted it")
+}
+
+// TestALiveFaultReachesEveryTargetThatIsStillThere: one target gone between
+// the selection and the act must not leave the others without their fault.
+func TestALiveFaultReachesEveryTargetThatIsStillThere(t *testing.T) {
+	h := newHarness(t)
+	h.Host = Host{Live: true, PodFaults: true}
+	r := startRun(t, h)
+	ctx := context.Background()
+	pod := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: r.namespace, Name: "there"},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "i"}}}}
+	require.NoError(t, h.Client.Create(ctx, pod))
+	mean, why := podsStuckMean(&PodsStuck{Reason: "ImagePullBackOff"})
+	require.Empty(t, why)
+	change := newWorldChange(&World{PodsStuck: &PodsStuck{Reason: "ImagePullBackOff"}}, metav1.Now())
+	require.NoError(t, r.actOn(ctx, "podsStuck", mean, change, r.namespace, []string{"gone", "there"}))
+	require.NoError(t, h.Client.Get(ctx, client.ObjectKeyFromObject(pod), pod))
+	assert.Equal(t, podfault.ImagePull, pod.Labels[podfault.Label])
 }

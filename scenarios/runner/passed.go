@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -88,21 +87,15 @@ func historyOf(obj *unstructured.Unstructured) []transition {
 // "From -> To (Trigger)" and, optionally, ": message".
 var eventNote = regexp.MustCompile(`^(\S+) -> (\S+) \(([^)]*)\)`)
 
-// transitionsFromEvents reads the transitions the object's Events tell,
-// oldest first; the Event's reason is the transition's (the trigger, or the
-// failure reason on a failure edge).
+// transitionsFromEvents reads the transitions the object's Events tell, in
+// the order the events checks see them (a repeated Event at its first and
+// last sighting); the Event's reason is the transition's (the trigger, or
+// the failure reason on a failure edge).
 func transitionsFromEvents(records []eventRecord) []transition {
-	sorted := append([]eventRecord(nil), records...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		if !sorted[i].First.Equal(sorted[j].First) {
-			return sorted[i].First.Before(sorted[j].First)
-		}
-		return sorted[i].Name < sorted[j].Name
-	})
 	var out []transition
-	for _, e := range sorted {
-		if m := eventNote.FindStringSubmatch(e.Note); m != nil {
-			out = append(out, transition{from: m[1], to: m[2], trigger: m[3], reason: e.Reason})
+	for _, o := range occurrences(records) {
+		if m := eventNote.FindStringSubmatch(o.note); m != nil {
+			out = append(out, transition{from: m[1], to: m[2], trigger: m[3], reason: o.reason})
 		}
 	}
 	return out
@@ -137,7 +130,8 @@ func evaluatePassed(e *Expect, obs *observation) []string {
 		return nil
 	}
 	history := historyOf(obs.object)
-	if _, ok := inOrder(e.Passed, history); ok {
+	missing, ok := inOrder(e.Passed, history)
+	if ok {
 		return nil
 	}
 	if obs.eventsErr == nil {
@@ -145,7 +139,6 @@ func evaluatePassed(e *Expect, obs *observation) []string {
 			return nil
 		}
 	}
-	missing, _ := inOrder(e.Passed, history)
 	names := make([]string, 0, len(e.Passed))
 	for _, p := range e.Passed {
 		names = append(names, p.String())

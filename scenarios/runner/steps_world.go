@@ -100,25 +100,21 @@ func newWorldChange(w *World, now metav1.Time) worldChange {
 // waitForTargets polls until the selection matches at least one object and
 // returns the names it matches.
 func (r *run) waitForTargets(ctx context.Context, change worldChange, sel Selection, ns string, within time.Duration) ([]string, error) {
-	deadline := time.Now().Add(within)
-	for {
-		names, err := selectNames(ctx, r.h.Client, change, sel, ns)
-		if err != nil {
-			return nil, err
-		}
-		if len(names) > 0 {
-			return names, nil
-		}
-		if time.Now().After(deadline) {
-			if sel.Name != "" {
-				return nil, fmt.Errorf("no %s %q in namespace %s after %s", change.kind, sel.Name, ns, within)
-			}
-			return nil, fmt.Errorf("no %s in namespace %s matches %q after %s", change.kind, ns, sel.Selector, within)
-		}
-		if err := sleep(ctx, pollInterval); err != nil {
-			return nil, err
-		}
+	var names []string
+	timedOut, err := pollUntil(ctx, within, func() (bool, error) {
+		var err error
+		names, err = selectNames(ctx, r.h.Client, change, sel, ns)
+		return len(names) > 0, err
+	})
+	switch {
+	case err != nil:
+		return nil, err
+	case timedOut && sel.Name != "":
+		return nil, fmt.Errorf("no %s %q in namespace %s after %s", change.kind, sel.Name, ns, within)
+	case timedOut:
+		return nil, fmt.Errorf("no %s in namespace %s matches %q after %s", change.kind, ns, sel.Selector, within)
 	}
+	return names, nil
 }
 
 func selectNames(ctx context.Context, c client.Client, change worldChange, sel Selection, ns string) ([]string, error) {

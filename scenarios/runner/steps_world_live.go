@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"fmt"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/fsmserve/fsmserve/internal/podfault"
 	"github.com/fsmserve/fsmserve/machines/workload"
+	"github.com/fsmserve/fsmserve/steps/localmodel"
 )
 
 // On a live host the cluster's own controllers own the statuses a world
@@ -49,11 +49,11 @@ func liveMeanOf(w *World) (liveMean, string) {
 	case w.PodsStuck != nil:
 		return podsStuckMean(w.PodsStuck)
 	case w.JobSucceeded != nil:
-		return liveMean{holds: func(o client.Object) bool { return jobCondition(o.(*batchv1.Job), batchv1.JobComplete) }}, ""
+		return liveMean{holds: func(o client.Object) bool { return localmodel.JobSucceeded(o.(*batchv1.Job)) }}, ""
 	case w.JobRunning != nil:
 		return liveMean{holds: func(o client.Object) bool {
 			j := o.(*batchv1.Job)
-			return j.Status.Active > 0 || jobCondition(j, batchv1.JobComplete)
+			return j.Status.Active > 0 || localmodel.JobSucceeded(j)
 		}}, ""
 	}
 	return liveMean{}, "the cluster's own controllers own this status, and the host has no real means to bring it about"
@@ -65,12 +65,13 @@ func liveMeanOf(w *World) (liveMean, string) {
 func podsStuckMean(s *PodsStuck) (liveMean, string) {
 	reason := orDefault(s.Reason, corev1.PodReasonUnschedulable)
 	fault := map[string]string{"ImagePullBackOff": podfault.ImagePull, "ErrImagePull": podfault.ImagePull, "CrashLoopBackOff": podfault.CrashLoop}[reason]
+	// The test is fsmserve's own reading of a pod that cannot run.
+	holds := func(o client.Object) bool {
+		return workload.PodTroubleOf([]corev1.Pod{*o.(*corev1.Pod)}).Reason == reason
+	}
 	switch {
 	case reason == corev1.PodReasonUnschedulable:
-		return liveMean{holds: func(o client.Object) bool {
-			c := podCondition(o.(*corev1.Pod), corev1.PodScheduled)
-			return c != nil && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable
-		}}, ""
+		return liveMean{holds: holds}, ""
 	case fault == "":
 		return liveMean{}, fmt.Sprintf("the nodes play no pod fault with the reason %s", reason)
 	}
@@ -78,14 +79,7 @@ func podsStuckMean(s *PodsStuck) (liveMean, string) {
 	if s.Message != "" {
 		annotations[podfault.MessageAnnotation] = s.Message
 	}
-	return liveMean{faults: true, act: faultOnPod(fault, annotations), holds: func(o client.Object) bool {
-		for _, cs := range o.(*corev1.Pod).Status.ContainerStatuses {
-			if cs.State.Waiting != nil && cs.State.Waiting.Reason == reason {
-				return true
-			}
-		}
-		return false
-	}}, ""
+	return liveMean{faults: true, act: faultOnPod(fault, annotations), holds: holds}, ""
 }
 
 func deploymentAvailable(o client.Object) bool {
@@ -120,22 +114,16 @@ func (r *run) worldLive(ctx context.Context, step Step, change worldChange, sel 
 	if err := r.actOn(ctx, name, mean, change, ns, names); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(within)
-	for {
-		pending, err := notYet(ctx, r.h.Client, change, ns, names, mean.holds)
-		if err != nil {
-			return err
-		}
-		if len(pending) == 0 {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("%s: the cluster did not make it so within %s for %s %v", name, within, change.kind, pending)
-		}
-		if err := sleep(ctx, pollInterval); err != nil {
-			return err
-		}
+	var pending []string
+	timedOut, err := pollUntil(ctx, within, func() (bool, error) {
+		var err error
+		pending, err = notYet(ctx, r.h.Client, change, ns, names, mean.holds)
+		return len(pending) == 0, err
+	})
+	if timedOut {
+		return fmt.Errorf("%s: the cluster did not make it so within %s for %s %v", name, within, change.kind, pending)
 	}
+	return err
 }
 
 // actOn runs the mean's action on each target.
@@ -145,10 +133,13 @@ func (r *run) actOn(ctx context.Context, name string, mean liveMean, change worl
 	}
 	for _, n := range names {
 		obj := change.newObject()
-		if err := r.h.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj); err != nil {
-			return client.IgnoreNotFound(err)
-		}
-		if obj.GetDeletionTimestamp() != nil {
+		err := r.h.Client.Get(ctx, client.ObjectKey{Namespace: ns, Name: n}, obj)
+		switch {
+		case apierrors.IsNotFound(err):
+			continue
+		case err != nil:
+			return err
+		case obj.GetDeletionTimestamp() != nil:
 			continue // on its way out: its successor is what the story is about
 		}
 		if err := mean.act(ctx, r, obj); err != nil {
@@ -179,25 +170,11 @@ func notYet(ctx context.Context, c client.Client, change worldChange, ns string,
 	return pending, nil
 }
 
-func jobCondition(j *batchv1.Job, t batchv1.JobConditionType) bool {
-	for _, c := range j.Status.Conditions {
-		if c.Type == t && c.Status == corev1.ConditionTrue {
-			return true
+func podReady(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
 		}
 	}
 	return false
-}
-
-func podReady(p *corev1.Pod) bool {
-	c := podCondition(p, corev1.PodReady)
-	return c != nil && c.Status == corev1.ConditionTrue
-}
-
-func podCondition(p *corev1.Pod, t corev1.PodConditionType) *corev1.PodCondition {
-	for i := range p.Status.Conditions {
-		if p.Status.Conditions[i].Type == t {
-			return &p.Status.Conditions[i]
-		}
-	}
-	return nil
 }
