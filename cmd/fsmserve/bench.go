@@ -123,7 +123,7 @@ func benchRun(ctx context.Context, cluster *devcluster.Cluster, f benchFlags, pr
 		return r, err
 	}
 	fmt.Fprintf(progress, "bench: a new model version for each\n")
-	m, err := measured(ctx, mgr, func() error {
+	m, err := measured(ctx, mgr, settle, func() error {
 		d, err := bench.RollOut(ctx, c, "bench", f.n)
 		r.RolloutSeconds = d.Seconds()
 		return err
@@ -133,7 +133,8 @@ func benchRun(ctx context.Context, cluster *devcluster.Cluster, f benchFlags, pr
 	}
 	r.RolloutWrites = m.Counts.Writes()
 	fmt.Fprintf(progress, "bench: idle for %s\n", f.idle)
-	m, err = measured(ctx, mgr, func() error { time.Sleep(f.idle); return nil })
+	// The idle window is measured as it is: nothing is left to land.
+	m, err = measured(ctx, mgr, 0, func() error { time.Sleep(f.idle); return nil })
 	if err != nil {
 		return r, err
 	}
@@ -176,7 +177,7 @@ func floorAndNoise(ctx context.Context, c client.Client, f benchFlags, r *bench.
 func createPhase(ctx context.Context, c client.Client, mgr *benchManager, f benchFlags, r *bench.Report, progress io.Writer) error {
 	fmt.Fprintf(progress, "bench: %d InferenceServices\n", f.n)
 	var admission []time.Duration
-	m, err := measured(ctx, mgr, func() error {
+	m, err := measured(ctx, mgr, settle, func() error {
 		ready, err := inNamespace(ctx, c, "bench", func(ns string) (time.Duration, error) {
 			d, lat, err := bench.ApplyAndWaitReady(ctx, c, ns, f.n)
 			admission = lat
@@ -199,16 +200,16 @@ func createPhase(ctx context.Context, c client.Client, mgr *benchManager, f benc
 // after what it waits for is seen.
 const settle = 3 * time.Second
 
-// measured resets the manager's counts, runs phase, lets it settle, and
-// reads what the manager did.
-func measured(ctx context.Context, mgr *benchManager, phase func() error) (bench.ManagerMeasure, error) {
+// measured resets the manager's counts, runs phase, gives it wait to
+// settle, and reads what the manager did.
+func measured(ctx context.Context, mgr *benchManager, wait time.Duration, phase func() error) (bench.ManagerMeasure, error) {
 	if err := mgr.reset(ctx); err != nil {
 		return bench.ManagerMeasure{}, err
 	}
 	if err := phase(); err != nil {
 		return bench.ManagerMeasure{}, err
 	}
-	time.Sleep(settle)
+	time.Sleep(wait)
 	return mgr.measure(ctx)
 }
 

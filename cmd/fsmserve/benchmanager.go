@@ -97,6 +97,7 @@ func (m *measuredManager) measure() bench.ManagerMeasure {
 func serveMeasures(ctx context.Context, listen string, m *measuredManager) error {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /reset", func(w http.ResponseWriter, _ *http.Request) { m.reset() })
+	mux.HandleFunc("GET /ready", func(http.ResponseWriter, *http.Request) {})
 	mux.HandleFunc("GET /measure", func(w http.ResponseWriter, _ *http.Request) {
 		_ = json.NewEncoder(w).Encode(m.measure())
 	})
@@ -153,7 +154,7 @@ func spawnBenchManager(ctx context.Context, kubeconfig, logDir string) (*benchMa
 func (m *benchManager) waitAnswering(ctx context.Context, logPath string) error {
 	deadline := time.After(3 * time.Minute)
 	for {
-		if _, err := m.measure(ctx); err == nil {
+		if err := m.call(ctx, http.MethodGet, "/ready", nil); err == nil {
 			return nil
 		}
 		select {
@@ -169,29 +170,33 @@ func (m *benchManager) waitAnswering(ctx context.Context, logPath string) error 
 }
 
 func (m *benchManager) reset(ctx context.Context) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, m.base+"/reset", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	return resp.Body.Close()
+	return m.call(ctx, http.MethodPost, "/reset", nil)
 }
 
 func (m *benchManager) measure(ctx context.Context) (bench.ManagerMeasure, error) {
 	var out bench.ManagerMeasure
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.base+"/measure", nil)
+	return out, m.call(ctx, http.MethodGet, "/measure", func(body io.Reader) error { return json.NewDecoder(body).Decode(&out) })
+}
+
+// call sends one request to the manager process and hands a 200 answer's
+// body to read (nil when the answer carries nothing to read).
+func (m *benchManager) call(ctx context.Context, method, path string, read func(io.Reader) error) error {
+	req, err := http.NewRequestWithContext(ctx, method, m.base+path, nil)
 	if err != nil {
-		return out, err
+		return err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return out, err
+		return err
 	}
 	defer resp.Body.Close()
-	return out, json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: %s", method, path, resp.Status)
+	}
+	if read == nil {
+		return nil
+	}
+	return read(resp.Body)
 }
 
 // stop ends the manager process and waits for it.
@@ -207,20 +212,13 @@ func (m *benchManager) stop() {
 
 // saveHeapProfile writes the manager process's heap profile to path.
 func (m *benchManager) saveHeapProfile(ctx context.Context, path string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.base+"/heap?gc=1", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	_, err = io.Copy(f, resp.Body)
-	return err
+	return m.call(ctx, http.MethodGet, "/heap?gc=1", func(body io.Reader) error {
+		_, err := io.Copy(f, body)
+		return err
+	})
 }

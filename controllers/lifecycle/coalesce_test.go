@@ -20,8 +20,7 @@ func child(controllerKind string) *appsv1.Deployment {
 }
 
 func TestABurstOfChildUpdatesIsOneReconcile(t *testing.T) {
-	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
-	defer q.ShutDown()
+	q := newQueue(t)
 	h := Coalesced(ControllerOf(schema.GroupKind{Group: "serving.kserve.io", Kind: "InferenceService"}))
 	ctx := context.Background()
 	d := child("InferenceService")
@@ -54,8 +53,7 @@ func TestABurstOfChildUpdatesIsOneReconcile(t *testing.T) {
 }
 
 func TestPodEventsAreAllDelayed(t *testing.T) {
-	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
-	defer q.ShutDown()
+	q := newQueue(t)
 	h := Delayed(ControllerOf(schema.GroupKind{Group: "serving.kserve.io", Kind: "InferenceService"}))
 	ctx := context.Background()
 	d := child("InferenceService")
@@ -68,4 +66,10 @@ func TestPodEventsAreAllDelayed(t *testing.T) {
 	if q.Len() != 1 {
 		t.Fatalf("a create and a delete in a burst queue %d reconciles, want 1", q.Len())
 	}
+}
+
+func newQueue(t *testing.T) queue {
+	q := workqueue.NewTypedRateLimitingQueue(workqueue.DefaultTypedControllerRateLimiter[reconcile.Request]())
+	t.Cleanup(q.ShutDown)
+	return q
 }

@@ -14,8 +14,10 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -67,12 +69,8 @@ func Floor(ctx context.Context, c client.Client, ns string, n int) (time.Duratio
 			return 0, err
 		}
 	}
-	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
-		list := &appsv1.DeploymentList{}
-		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return false, err
-		}
-		return countAvailable(list.Items) == n, nil
+	err := waitForAll(ctx, c, ns, n, func() client.ObjectList { return &appsv1.DeploymentList{} }, func(o client.Object) bool {
+		return available(o.(*appsv1.Deployment))
 	})
 	return time.Since(start), err
 }
@@ -91,32 +89,33 @@ func FloorRollOut(ctx context.Context, c client.Client, ns string, n int) (time.
 			return 0, fmt.Errorf("patch %s: %w", d.Name, err)
 		}
 	}
-	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
-		list := &appsv1.DeploymentList{}
-		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return false, err
-		}
-		done := 0
-		for i := range list.Items {
-			if list.Items[i].Generation > 1 && workload.RolledOut(&list.Items[i]) {
-				done++
-			}
-		}
-		return done == n, nil
+	err := waitForAll(ctx, c, ns, n, func() client.ObjectList { return &appsv1.DeploymentList{} }, func(o client.Object) bool {
+		return o.GetGeneration() > 1 && workload.RolledOut(o.(*appsv1.Deployment))
 	})
 	return time.Since(start), err
 }
 
-func countAvailable(ds []appsv1.Deployment) int {
-	n := 0
-	for _, d := range ds {
-		for _, c := range d.Status.Conditions {
-			if c.Type == appsv1.DeploymentAvailable && c.Status == corev1.ConditionTrue {
-				n++
-			}
+func available(d *appsv1.Deployment) bool {
+	c := workload.Condition(d, appsv1.DeploymentAvailable)
+	return c != nil && c.Status == corev1.ConditionTrue
+}
+
+// waitForAll waits until n of the objects in ns (of newList's kind) satisfy done.
+func waitForAll(ctx context.Context, c client.Client, ns string, n int, newList func() client.ObjectList, done func(client.Object) bool) error {
+	return waitUntil(ctx, 10*time.Minute, func() (bool, error) {
+		list := newList()
+		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
+			return false, err
 		}
-	}
-	return n
+		count := 0
+		err := meta.EachListItem(list, func(o runtime.Object) error {
+			if done(o.(client.Object)) {
+				count++
+			}
+			return nil
+		})
+		return count == n, err
+	})
 }
 
 // ApplyAndWaitReady creates n InferenceServices in ns (each create goes
@@ -132,18 +131,8 @@ func ApplyAndWaitReady(ctx context.Context, c client.Client, ns string, n int) (
 		}
 		admission = append(admission, time.Since(sent))
 	}
-	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
-		list := &v1beta1.InferenceServiceList{}
-		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return false, err
-		}
-		ready := 0
-		for i := range list.Items {
-			if list.Items[i].Status.IsConditionTrue(v1beta1.Ready) {
-				ready++
-			}
-		}
-		return ready == n, nil
+	err := waitForAll(ctx, c, ns, n, func() client.ObjectList { return &v1beta1.InferenceServiceList{} }, func(o client.Object) bool {
+		return o.(*v1beta1.InferenceService).Status.IsConditionTrue(v1beta1.Ready)
 	})
 	return time.Since(start), admission, err
 }
@@ -208,20 +197,10 @@ func RollOut(ctx context.Context, c client.Client, ns string, n int) (time.Durat
 			return 0, fmt.Errorf("patch %d: %w", i, err)
 		}
 	}
-	err := waitUntil(ctx, 10*time.Minute, func() (bool, error) {
-		list := &v1beta1.InferenceServiceList{}
-		if err := c.List(ctx, list, client.InNamespace(ns)); err != nil {
-			return false, err
-		}
-		done := 0
-		for i := range list.Items {
-			st := &list.Items[i].Status
-			if st.ObservedGeneration == list.Items[i].Generation && list.Items[i].Generation > 1 &&
-				st.Lifecycle != nil && st.Lifecycle.State == "Ready" {
-				done++
-			}
-		}
-		return done == n, nil
+	err := waitForAll(ctx, c, ns, n, func() client.ObjectList { return &v1beta1.InferenceServiceList{} }, func(o client.Object) bool {
+		isvc := o.(*v1beta1.InferenceService)
+		st := &isvc.Status
+		return st.ObservedGeneration == isvc.Generation && isvc.Generation > 1 && st.Lifecycle != nil && st.Lifecycle.State == "Ready"
 	})
 	return time.Since(start), err
 }
